@@ -1,0 +1,46 @@
+/**
+ * The stable entry point every serialized `__provider` requires (`clusterform/provider`). State
+ * written by any release calls these functions, so their names and arguments never change: each
+ * takes the resource type first and routes to that resource's handler.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { handlerFor } from "./registry";
+
+type Config = { get(key: string): string | undefined };
+
+/** Receives the stack configuration; every handler reads it at call time. */
+export function configure(type: string, req: { config: Config }): Promise<void> {
+  return handlerFor(type).configure(req.config);
+}
+
+/** Validates and normalizes inputs; never calls the platform. */
+export function check(type: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
+  return handlerFor(type).check(olds, news);
+}
+
+/** Plans the change; never calls the platform. */
+export function diff(type: string, id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
+  return handlerFor(type).diff(id, olds, news);
+}
+
+/** Creates the object on the platform and waits until it is ready. */
+export function create(type: string, inputs: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult> {
+  return handlerFor(type).create(inputs);
+}
+
+/** Reads the object's live state (refresh). */
+export function read(type: string, id: string, props: Record<string, unknown>): Promise<pulumi.dynamic.ReadResult> {
+  return handlerFor(type).read(id, props);
+}
+
+/** Maps the diff onto the platform's own operations and waits for them. */
+export function update(type: string, id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult> {
+  return handlerFor(type).update(id, olds, news);
+}
+
+/** Deletes the object and waits until it is gone. */
+function remove(type: string, id: string, props: Record<string, unknown>): Promise<void> {
+  return handlerFor(type).delete(id, props);
+}
+
+export { remove as delete };

@@ -1,0 +1,6 @@
+/**
+ * Clusterform: Pulumi resources for cluster platforms.
+ *
+ * @packageDocumentation
+ */
+export * as internal from "./internal";

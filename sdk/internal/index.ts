@@ -1,0 +1,5 @@
+/**
+ * Building blocks for packages that follow Clusterform's dynamic-provider pattern. Not covered by
+ * semantic versioning: resources of this package are the supported API.
+ */
+export { createProviderShim } from "./shim";
