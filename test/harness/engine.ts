@@ -1,0 +1,189 @@
+import { mkdirSync } from "node:fs";
+import * as path from "node:path";
+import { isDeepStrictEqual } from "node:util";
+import {
+  type ConfigMap,
+  type Deployment,
+  type EngineEvent,
+  LocalWorkspace,
+  type OpType,
+  PulumiCommand,
+  type Stack,
+} from "@pulumi/pulumi/automation";
+import { repoRoot, workDir } from "./paths";
+
+/** One step the engine planned or took for a resource. */
+export interface StepRecord {
+  urn: string;
+  /** The resource's logical name (last URN segment). */
+  name: string;
+  type: string;
+  op: OpType;
+  /** Properties whose change caused the step. */
+  diffs: string[];
+  /** Properties that forced a replacement. */
+  replaceKeys: string[];
+  failed: boolean;
+}
+
+/** What one engine operation did. */
+export interface RunResult {
+  steps: StepRecord[];
+  outputs: Record<string, unknown>;
+  stdout: string;
+}
+
+/** A stack of one program directory, driven through the real Pulumi CLI. */
+export interface EngineStack {
+  readonly stack: Stack;
+  preview(): Promise<RunResult>;
+  up(): Promise<RunResult>;
+  refresh(): Promise<RunResult>;
+  destroy(): Promise<RunResult>;
+  exportState(): Promise<Deployment>;
+  setConfig(key: string, value: string, secret?: boolean): Promise<void>;
+  /** Steps of resources other than the stack itself and providers, with op != same. */
+}
+
+const PASSPHRASE = "clusterform-tests";
+let engineHome: string | undefined;
+
+/**
+ * A private Pulumi home and file backend for this test process: nothing leaks into the user's
+ * ~/.pulumi, and no test needs the network (update checks and plugin downloads are off).
+ */
+export function engineEnv(): Record<string, string> {
+  engineHome ??= path.join(workDir(), "engine", `${process.pid}-${Date.now()}`);
+  const home = path.join(engineHome, "home");
+  const backend = path.join(engineHome, "backend");
+  mkdirSync(home, { recursive: true });
+  mkdirSync(backend, { recursive: true });
+  return {
+    PULUMI_HOME: home,
+    PULUMI_BACKEND_URL: `file://${backend}`,
+    PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_SKIP_CONFIRMATIONS: "true",
+    PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
+  };
+}
+
+/** The folder holding the Pulumi CLI that scripts/setup.sh prepared (or found). */
+export function pulumiBinDir(): string {
+  const dir = process.env.CLUSTERFORM_PULUMI_BIN;
+  if (!dir) {
+    throw new Error("CLUSTERFORM_PULUMI_BIN is not set: run the tests through `npm test` (scripts/test.sh), which sets up the Pulumi CLI");
+  }
+  return dir;
+}
+
+/** Opens (creating if needed) a stack of the program in `programDir`. */
+export async function openStack(opts: {
+  programDir: string;
+  stackName?: string;
+  config?: ConfigMap;
+  env?: Record<string, string>;
+}): Promise<EngineStack> {
+  const binDir = pulumiBinDir();
+  const pulumiCommand = await PulumiCommand.get({ root: path.dirname(binDir), skipVersionCheck: true });
+  const env = engineEnv();
+  const stack = await LocalWorkspace.createOrSelectStack(
+    { stackName: opts.stackName ?? "test", workDir: opts.programDir },
+    {
+      pulumiCommand,
+      pulumiHome: env.PULUMI_HOME,
+      envVars: { ...env, PATH: `${binDir}${path.delimiter}${process.env.PATH}`, ...opts.env },
+    },
+  );
+  if (opts.config) {
+    await stack.setAllConfig(opts.config);
+  }
+  return wrapStack(stack);
+}
+
+function wrapStack(stack: Stack): EngineStack {
+  const run = async (
+    kind: "preview" | "up" | "refresh" | "destroy",
+  ): Promise<RunResult> => {
+    const collector = new StepCollector();
+    const common = { onEvent: (e: EngineEvent) => collector.add(e), color: "never" as const };
+    switch (kind) {
+      case "preview": {
+        const r = await stack.preview({ ...common, diff: true });
+        return { steps: collector.steps, outputs: {}, stdout: r.stdout };
+      }
+      case "up": {
+        const r = await stack.up(common);
+        return { steps: collector.steps, outputs: unwrapOutputs(r.outputs), stdout: r.stdout };
+      }
+      case "refresh": {
+        const r = await stack.refresh(common);
+        return { steps: collector.steps, outputs: {}, stdout: r.stdout };
+      }
+      case "destroy": {
+        const r = await stack.destroy(common);
+        return { steps: collector.steps, outputs: {}, stdout: r.stdout };
+      }
+    }
+  };
+  return {
+    stack,
+    preview: () => run("preview"),
+    up: () => run("up"),
+    refresh: () => run("refresh"),
+    destroy: () => run("destroy"),
+    exportState: () => stack.exportStack(),
+    setConfig: (key, value, secret = false) => stack.setConfig(key, { value, secret }),
+  };
+}
+
+function unwrapOutputs(outputs: Record<string, { value: unknown }>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(outputs).map(([k, v]) => [k, v.value]));
+}
+
+class StepCollector {
+  readonly steps: StepRecord[] = [];
+
+  add(event: EngineEvent): void {
+    const pre = event.resourcePreEvent?.metadata;
+    if (pre) {
+      this.steps.push({
+        urn: pre.urn,
+        name: pre.urn.split("::").pop() ?? pre.urn,
+        type: pre.type,
+        op: pre.op,
+        diffs: pre.diffs?.length ? pre.diffs : changedInputs(pre.old?.inputs, pre.new?.inputs),
+        replaceKeys: pre.keys ?? [],
+        failed: false,
+      });
+    }
+    const failed = event.resOpFailedEvent?.metadata;
+    if (failed) {
+      for (const s of this.steps) {
+        if (s.urn === failed.urn && s.op === failed.op) s.failed = true;
+      }
+    }
+  }
+}
+
+// Dynamic providers report no per-property diff, so the properties that caused a step are the
+// top-level inputs that differ between the old and the new state (`__provider` is plumbing).
+function changedInputs(olds: Record<string, unknown> | undefined, news: Record<string, unknown> | undefined): string[] {
+  if (!olds || !news) return [];
+  const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
+  keys.delete("__provider");
+  return [...keys].filter((k) => !isDeepStrictEqual(olds[k], news[k])).sort();
+}
+
+/** Steps of user resources (not the stack, not providers). */
+export function resourceSteps(result: RunResult): StepRecord[] {
+  return result.steps.filter((s) => s.type !== "pulumi:pulumi:Stack" && !s.type.startsWith("pulumi:providers:"));
+}
+
+/** Steps that change something (anything but `same`). */
+export function changingSteps(result: RunResult): StepRecord[] {
+  return resourceSteps(result).filter((s) => s.op !== "same");
+}
+
+export { repoRoot };

@@ -1,0 +1,59 @@
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { repoRoot, workDir } from "./paths";
+
+/** The exact @pulumi/pulumi version programs install: the one the package is built and tested with. */
+export const PULUMI_SDK_VERSION: string = require("@pulumi/pulumi/package.json").version;
+
+/**
+ * Packs a package folder with `npm pack` into .work/pack and renames the tarball to `<as>.tgz`, so
+ * programs install a copy exactly as users get it from a registry (never a symlink: Pulumi's
+ * serializer only turns modules under node_modules into `require()` calls).
+ */
+export function packPackage(dir: string, as: string): string {
+  const dest = path.join(workDir(), "pack");
+  mkdirSync(dest, { recursive: true });
+  const out = execFileSync("npm", ["pack", "--silent", "--pack-destination", dest, dir], { encoding: "utf8" });
+  const produced = path.join(dest, out.trim().split("\n").pop() ?? "");
+  const target = path.join(dest, `${as}.tgz`);
+  renameSync(produced, target);
+  return target;
+}
+
+/** The tarball of this repository's package, packed by the e2e global setup. */
+export function clusterformTarball(): string {
+  const tarball = path.join(workDir(), "pack", "clusterform.tgz");
+  if (!existsSync(tarball)) {
+    throw new Error(`${tarball} is missing: the e2e global setup packs it (run through vitest's e2e project)`);
+  }
+  return tarball;
+}
+
+/**
+ * Creates (or refreshes) a folder whose node_modules holds @pulumi/pulumi and the given tarballs,
+ * installed the way a user installs packages. Programs copied below it resolve those modules.
+ */
+export function installWorkspace(name: string, tarballs: Record<string, string>): string {
+  const dir = path.join(workDir(), "workspaces", name);
+  mkdirSync(dir, { recursive: true });
+  // A tarball's integrity changes with every pack; forget the old lock so npm takes the new one.
+  rmSync(path.join(dir, "package-lock.json"), { force: true });
+  for (const pkg of Object.keys(tarballs)) rmSync(path.join(dir, "node_modules", pkg), { recursive: true, force: true });
+  const dependencies: Record<string, string> = { "@pulumi/pulumi": PULUMI_SDK_VERSION };
+  for (const [pkg, tarball] of Object.entries(tarballs)) dependencies[pkg] = `file:${tarball}`;
+  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `ws-${name}`, private: true, dependencies }, null, 2));
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], {
+    cwd: dir,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  return dir;
+}
+
+/** Copies the program `test/e2e/programs/<program>` into a fresh folder of the workspace. */
+export function copyProgram(workspace: string, program: string): string {
+  const source = path.join(repoRoot(), "test", "e2e", "programs", program);
+  const dest = mkdtempSync(path.join(workspace, `${program}-`));
+  for (const entry of readdirSync(source)) cpSync(path.join(source, entry), path.join(dest, entry), { recursive: true });
+  return dest;
+}
