@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The test command: set-up (Node, dependencies, build, Pulumi CLI), then typecheck, lint, unit tests
+# and end-to-end tests through the real Pulumi engine. Ends with one "N passed, N failed" line.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# shellcheck source=scripts/setup.sh
+. scripts/setup.sh
+
+mkdir -p .work
+echo "[test] typecheck"
+npx tsc -p tsconfig.json --noEmit
+echo "[test] lint"
+npx biome lint --error-on-warnings .
+echo "[test] unit and end-to-end tests"
+status=0
+npx vitest run --reporter=default --reporter=json --outputFile.json=.work/vitest-results.json "$@" || status=$?
+node -e '
+  const r = require("./.work/vitest-results.json");
+  console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`);
+' || status=1
+exit "$status"
