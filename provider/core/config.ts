@@ -1,0 +1,72 @@
+import { ClusterformError } from "./errors";
+
+/** The platforms Clusterform manages. */
+export const PLATFORMS = ["cmassh", "cyclecloud", "senlin", "peloton", "vcluster"] as const;
+
+/** One of {@link PLATFORMS}. */
+export type Platform = (typeof PLATFORMS)[number];
+
+/** Reads stack configuration; Pulumi's `configure` request config fits. */
+export interface ConfigReader {
+  /** The value of a namespaced key such as `clusterform:endpoint`, or undefined. */
+  get(key: string): string | undefined;
+}
+
+/** Environment variables, e.g. `process.env`. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** The local control plane, cma-ssh's own default port. */
+export const DEFAULT_ENDPOINT = "http://127.0.0.1:9020";
+
+/** An endpoint and where it came from. */
+export interface ResolvedEndpoint {
+  /** The URL, without a trailing "/". */
+  url: string;
+  /** The config key or environment variable it came from, or `default`. */
+  source: string;
+}
+
+type Source = { label: string; read: () => string | undefined };
+
+function sources(platform: Platform, config: ConfigReader, env: Env): Source[] {
+  const envName = `CLUSTERFORM_${platform.toUpperCase()}_ENDPOINT`;
+  return [
+    { label: `stack config clusterform:${platform}Endpoint`, read: () => config.get(`clusterform:${platform}Endpoint`) },
+    { label: `environment variable ${envName}`, read: () => env[envName] },
+    { label: "stack config clusterform:endpoint", read: () => config.get("clusterform:endpoint") },
+    { label: "environment variable CLUSTERFORM_ENDPOINT", read: () => env.CLUSTERFORM_ENDPOINT },
+  ];
+}
+
+/**
+ * Finds the endpoint of `platform`: the platform's stack config key, its environment variable, the
+ * shared stack config key, the shared variable, then {@link DEFAULT_ENDPOINT}. Empty values count as
+ * unset. Resolved at each call, so configuration changes between runs are always seen.
+ * @param env - the environment. @default process.env
+ * @throws ClusterformError InvalidArgument naming the key or variable when the URL is not usable.
+ */
+export function resolveEndpoint(platform: Platform, config: ConfigReader, env: Env = process.env): ResolvedEndpoint {
+  for (const source of sources(platform, config, env)) {
+    const value = source.read()?.trim();
+    if (value) return { url: checkUrl(platform, value, source.label), source: source.label };
+  }
+  return { url: DEFAULT_ENDPOINT, source: "default" };
+}
+
+function checkUrl(platform: Platform, value: string, label: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !["http:", "https:"].includes(url.protocol) || url.hostname === "" || url.search || url.hash) {
+    throw new ClusterformError({
+      code: "InvalidArgument",
+      platformCode: "INVALID_CONFIG",
+      operation: `resolving the ${platform} endpoint`,
+      platformMessage: `${label} is ${JSON.stringify(value)}: it must be an http:// or https:// URL with a host and an optional port, such as ${DEFAULT_ENDPOINT}`,
+    });
+  }
+  return value.replace(/\/+$/, "");
+}

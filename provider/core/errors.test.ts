@@ -1,0 +1,113 @@
+import { Code, ConnectError } from "@connectrpc/connect";
+import { describe, expect, it } from "vitest";
+import { ClusterformError, type ErrorCode, isTransient, redact } from "./errors";
+
+const OP = 'ScaleNodePool pool "gpu" of cluster "prod"';
+
+function networkError(code: string, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+describe("ClusterformError.from", () => {
+  it.each<[Code, ErrorCode, string]>([
+    [Code.NotFound, "NotFound", "NOT_FOUND"],
+    [Code.AlreadyExists, "AlreadyExists", "ALREADY_EXISTS"],
+    [Code.InvalidArgument, "InvalidArgument", "INVALID_ARGUMENT"],
+    [Code.FailedPrecondition, "FailedPrecondition", "FAILED_PRECONDITION"],
+    [Code.Aborted, "Conflict", "ABORTED"],
+    [Code.Unavailable, "Unavailable", "UNAVAILABLE"],
+    [Code.DeadlineExceeded, "DeadlineExceeded", "DEADLINE_EXCEEDED"],
+    [Code.Unauthenticated, "Unauthenticated", "UNAUTHENTICATED"],
+    [Code.PermissionDenied, "PermissionDenied", "PERMISSION_DENIED"],
+    [Code.ResourceExhausted, "ResourceExhausted", "RESOURCE_EXHAUSTED"],
+    [Code.Internal, "Internal", "INTERNAL"],
+    [Code.Unknown, "Unknown", "UNKNOWN"],
+    [Code.Canceled, "Canceled", "CANCELED"],
+    [Code.OutOfRange, "InvalidArgument", "OUT_OF_RANGE"],
+    [Code.Unimplemented, "Internal", "UNIMPLEMENTED"],
+  ])("translates Connect code %s to %s", (connectCode, code, platformCode) => {
+    const cause = new ConnectError("pool gpu not found", connectCode);
+    const err = ClusterformError.from(cause, OP);
+    expect(err).toBeInstanceOf(ClusterformError);
+    expect([err.code, err.platformCode, err.operation, err.cause]).toEqual([code, platformCode, OP, cause]);
+    expect(err.message).toBe(`${OP}: ${platformCode}: pool gpu not found`);
+  });
+
+  it.each([
+    ["ECONNREFUSED", "connect ECONNREFUSED 127.0.0.1:9020"],
+    ["ECONNRESET", "read ECONNRESET"],
+    ["EPIPE", "write EPIPE"],
+    ["ETIMEDOUT", "connect ETIMEDOUT 10.0.0.1:443"],
+  ])("treats the Node network error %s as Unavailable", (sysCode, message) => {
+    const err = ClusterformError.from(networkError(sysCode, message), OP);
+    expect([err.code, err.message]).toEqual(["Unavailable", `${OP}: ${sysCode}: ${message}`]);
+  });
+
+  it("treats a socket hang up as Unavailable", () => {
+    const err = ClusterformError.from(new Error("socket hang up"), OP);
+    expect([err.code, err.platformCode]).toEqual(["Unavailable", "ECONNRESET"]);
+  });
+
+  it("keeps an error that is already translated, with its own operation", () => {
+    const inner = ClusterformError.from(new ConnectError("x", Code.Internal), "GetCluster cluster \"a\"");
+    expect(ClusterformError.from(inner, "outer")).toBe(inner);
+  });
+
+  it("translates non-errors as Unknown", () => {
+    expect(ClusterformError.from("boom", OP).message).toBe(`${OP}: UNKNOWN: boom`);
+  });
+
+  it("blanks secrets out of the message", () => {
+    const err = ClusterformError.from(new ConnectError("bad token s3cr3t", Code.Unauthenticated), OP, ["s3cr3t"]);
+    expect(err.message).toBe(`${OP}: UNAUTHENTICATED: bad token [secret]`);
+  });
+});
+
+describe("ClusterformError.fromHttp", () => {
+  it.each<[number, unknown, ErrorCode, string]>([
+    [503, "", "Unavailable", "(empty response body)"],
+    [502, "Bad Gateway", "Unavailable", "Bad Gateway"],
+    [504, "Gateway Timeout", "Unavailable", "Gateway Timeout"],
+    [404, '{"error":"cluster not found","code":5}', "NotFound", "cluster not found"],
+    [409, '{"message":"cluster prod already exists"}', "AlreadyExists", "cluster prod already exists"],
+    [409, '{"code":409,"error":{"message":"cluster is busy"}}', "Conflict", "cluster is busy"],
+    [412, { message: "version too old" }, "FailedPrecondition", "version too old"],
+    [400, "bad name", "InvalidArgument", "bad name"],
+    [401, "", "Unauthenticated", "(empty response body)"],
+    [403, "forbidden", "PermissionDenied", "forbidden"],
+    [429, "slow down", "ResourceExhausted", "slow down"],
+    [500, '{"other":1}', "Internal", '{"other":1}'],
+    [501, "nope", "Internal", "nope"],
+    [418, "teapot", "Unknown", "teapot"],
+  ])("translates status %s", (status, body, code, platformMessage) => {
+    const err = ClusterformError.fromHttp(status, body, "GET /clusters/prod");
+    expect([err.code, err.platformCode, err.platformMessage]).toEqual([code, `HTTP ${status}`, platformMessage]);
+    expect(err.message).toBe(`GET /clusters/prod: HTTP ${status}: ${platformMessage}`);
+  });
+});
+
+describe("isTransient", () => {
+  it.each<[string, unknown, boolean]>([
+    ["Unavailable", new ConnectError("x", Code.Unavailable), true],
+    ["ResourceExhausted", new ConnectError("x", Code.ResourceExhausted), true],
+    ["a single call's DeadlineExceeded", new ConnectError("x", Code.DeadlineExceeded), true],
+    ["a network error", networkError("ECONNREFUSED", "refused"), true],
+    [
+      "our own deadline",
+      new ClusterformError({ code: "DeadlineExceeded", platformCode: "TIMEOUT", operation: "o", platformMessage: "m", ownDeadline: true }),
+      false,
+    ],
+    ["NotFound", new ConnectError("x", Code.NotFound), false],
+    ["Internal", new ConnectError("x", Code.Internal), false],
+    ["FailedPrecondition", new ConnectError("x", Code.FailedPrecondition), false],
+    ["an unknown error", new Error("x"), false],
+  ])("%s -> %s", (_, err, expected) => {
+    expect(isTransient(err)).toBe(expected);
+  });
+});
+
+describe("redact", () => {
+  it("replaces every occurrence, longest secret first", () => {
+    expect(redact("token abc and abcdef, abc", ["abc", "abcdef", ""])).toBe("token [secret] and [secret], [secret]");
+  });
+});

@@ -1,0 +1,246 @@
+import { Code, ConnectError } from "@connectrpc/connect";
+
+/** The normalized error codes every platform error is translated into. */
+export type ErrorCode =
+  | "NotFound"
+  | "AlreadyExists"
+  | "InvalidArgument"
+  | "FailedPrecondition"
+  | "Conflict"
+  | "Unavailable"
+  | "DeadlineExceeded"
+  | "Unauthenticated"
+  | "PermissionDenied"
+  | "ResourceExhausted"
+  | "Internal"
+  | "Unknown"
+  | "Canceled";
+
+/** What {@link ClusterformError}'s constructor needs. */
+export interface ClusterformErrorInit {
+  /** The normalized code. */
+  code: ErrorCode;
+  /** The code or status exactly as the platform said it, e.g. `INTERNAL` or `HTTP 503`. */
+  platformCode: string;
+  /** What the provider was doing, e.g. `ScaleNodePool pool "gpu" of cluster "prod"`. */
+  operation: string;
+  /** The platform's own message, without the code. */
+  platformMessage: string;
+  /** The original error. @default undefined */
+  cause?: unknown;
+  /**
+   * True when the provider's own operation deadline ran out (never retried), false when a single
+   * call timed out or the platform reported a deadline.
+   * @default false
+   */
+  ownDeadline?: boolean;
+}
+
+/**
+ * The one error type of the provider. Its message always reads
+ * `<operation>: <platform code>: <platform message>`.
+ */
+export class ClusterformError extends Error {
+  /** The normalized code. */
+  readonly code: ErrorCode;
+  /** The code or status exactly as the platform said it. */
+  readonly platformCode: string;
+  /** What the provider was doing. */
+  readonly operation: string;
+  /** The platform's own message. */
+  readonly platformMessage: string;
+  /** See {@link ClusterformErrorInit.ownDeadline}. */
+  readonly ownDeadline: boolean;
+
+  constructor(init: ClusterformErrorInit) {
+    super(`${init.operation}: ${init.platformCode}: ${init.platformMessage}`, { cause: init.cause });
+    this.name = "ClusterformError";
+    this.code = init.code;
+    this.platformCode = init.platformCode;
+    this.operation = init.operation;
+    this.platformMessage = init.platformMessage;
+    this.ownDeadline = init.ownDeadline ?? false;
+  }
+
+  /**
+   * Translates anything caught into a ClusterformError. A ClusterformError passes through
+   * unchanged: the innermost operation is the most precise description.
+   * @param secrets - strings to blank out of the message. @default []
+   */
+  static from(err: unknown, operation: string, secrets: readonly string[] = []): ClusterformError {
+    if (err instanceof ClusterformError) return err;
+    const parts = translate(err);
+    return new ClusterformError({
+      ...parts,
+      operation: redact(operation, secrets),
+      platformMessage: redact(parts.platformMessage, secrets),
+      cause: err,
+    });
+  }
+
+  /**
+   * Translates an HTTP response of a REST platform API.
+   * @param body - the response body, raw text or already parsed JSON.
+   */
+  static fromHttp(status: number, body: unknown, operation: string, secrets: readonly string[] = []): ClusterformError {
+    const platformMessage = redact(httpBodyMessage(body), secrets);
+    return new ClusterformError({
+      code: httpCode(status, platformMessage),
+      platformCode: `HTTP ${status}`,
+      operation: redact(operation, secrets),
+      platformMessage,
+    });
+  }
+}
+
+type Translated = Pick<ClusterformErrorInit, "code" | "platformCode" | "platformMessage">;
+
+/** gRPC/Connect codes to ours; OutOfRange is a bad argument, Aborted a concurrent-change conflict. */
+const CONNECT_CODES: Readonly<Record<Code, ErrorCode>> = {
+  [Code.Canceled]: "Canceled",
+  [Code.Unknown]: "Unknown",
+  [Code.InvalidArgument]: "InvalidArgument",
+  [Code.DeadlineExceeded]: "DeadlineExceeded",
+  [Code.NotFound]: "NotFound",
+  [Code.AlreadyExists]: "AlreadyExists",
+  [Code.PermissionDenied]: "PermissionDenied",
+  [Code.ResourceExhausted]: "ResourceExhausted",
+  [Code.FailedPrecondition]: "FailedPrecondition",
+  [Code.Aborted]: "Conflict",
+  [Code.OutOfRange]: "InvalidArgument",
+  [Code.Unimplemented]: "Internal",
+  [Code.Internal]: "Internal",
+  [Code.Unavailable]: "Unavailable",
+  [Code.DataLoss]: "Internal",
+  [Code.Unauthenticated]: "Unauthenticated",
+};
+
+/** Node socket error codes: all mean the platform could not be reached right now. */
+const NETWORK_CODES: Readonly<Record<string, ErrorCode>> = {
+  ECONNREFUSED: "Unavailable",
+  ECONNRESET: "Unavailable",
+  EPIPE: "Unavailable",
+  ETIMEDOUT: "Unavailable",
+  EAI_AGAIN: "Unavailable",
+  EHOSTUNREACH: "Unavailable",
+  ENETUNREACH: "Unavailable",
+};
+
+const HTTP_CODES: Readonly<Record<number, ErrorCode>> = {
+  400: "InvalidArgument",
+  401: "Unauthenticated",
+  403: "PermissionDenied",
+  404: "NotFound",
+  408: "DeadlineExceeded",
+  409: "Conflict",
+  412: "FailedPrecondition",
+  422: "InvalidArgument",
+  429: "ResourceExhausted",
+  500: "Internal",
+  502: "Unavailable",
+  503: "Unavailable",
+  504: "Unavailable",
+};
+
+function translate(err: unknown): Translated {
+  if (err instanceof ConnectError) {
+    return {
+      code: CONNECT_CODES[err.code] ?? "Unknown",
+      platformCode: Code[err.code] ? screamingSnake(Code[err.code]) : String(err.code),
+      platformMessage: err.rawMessage,
+    };
+  }
+  if (err instanceof Error) {
+    const sysCode = (err as NodeJS.ErrnoException).code;
+    if (typeof sysCode === "string" && NETWORK_CODES[sysCode]) {
+      return { code: NETWORK_CODES[sysCode], platformCode: sysCode, platformMessage: err.message };
+    }
+    if (err.message === "socket hang up") {
+      return { code: "Unavailable", platformCode: "ECONNRESET", platformMessage: err.message };
+    }
+    if (err.name === "AbortError") return { code: "Canceled", platformCode: "ABORTED", platformMessage: err.message };
+    if (err.name === "TimeoutError") {
+      return { code: "DeadlineExceeded", platformCode: "TIMEOUT", platformMessage: err.message };
+    }
+    return { code: "Unknown", platformCode: err.name, platformMessage: err.message };
+  }
+  return { code: "Unknown", platformCode: "UNKNOWN", platformMessage: String(err) };
+}
+
+function screamingSnake(name: string): string {
+  return name.replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase();
+}
+
+function httpCode(status: number, message: string): ErrorCode {
+  // 409 means both "exists already" and "busy with another change" on REST APIs; the text decides.
+  if (status === 409 && /already exists/i.test(message)) return "AlreadyExists";
+  const code = HTTP_CODES[status];
+  if (code) return code;
+  return status >= 500 ? "Internal" : "Unknown";
+}
+
+const MAX_BODY_CHARS = 500;
+
+/** Pulls the human message out of the JSON error shapes of the platforms, else the raw text. */
+function httpBodyMessage(body: unknown): string {
+  let parsed = body;
+  if (typeof body === "string") {
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      return body.trim().slice(0, MAX_BODY_CHARS) || "(empty response body)";
+    }
+  }
+  const found = findMessage(parsed);
+  if (found !== undefined) return found.slice(0, MAX_BODY_CHARS);
+  if (parsed === undefined || parsed === null || parsed === "") return "(empty response body)";
+  return JSON.stringify(parsed).slice(0, MAX_BODY_CHARS);
+}
+
+function findMessage(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (typeof value !== "object" || value === null) return undefined;
+  const record = value as Record<string, unknown>;
+  for (const key of ["message", "error", "Message", "detail", "title"]) {
+    const inner = findMessage(record[key]);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
+/**
+ * Replaces every occurrence of each secret in `text` with `[secret]`. Longer secrets are replaced
+ * first so that a secret containing another is blanked whole.
+ */
+export function redact(text: string, secrets: readonly string[]): string {
+  const sorted = secrets.filter((s) => s.length > 0).sort((a, b) => b.length - a.length);
+  let out = text;
+  for (const secret of sorted) out = out.split(secret).join("[secret]");
+  return out;
+}
+
+/**
+ * Which codes are worth retrying. DeadlineExceeded is transient only when one call timed out, not
+ * when the provider's own operation deadline ran out.
+ */
+const TRANSIENT: Readonly<Record<ErrorCode, (e: ClusterformError) => boolean>> = {
+  Unavailable: () => true,
+  ResourceExhausted: () => true,
+  DeadlineExceeded: (e) => !e.ownDeadline,
+  NotFound: () => false,
+  AlreadyExists: () => false,
+  InvalidArgument: () => false,
+  FailedPrecondition: () => false,
+  Conflict: () => false,
+  Unauthenticated: () => false,
+  PermissionDenied: () => false,
+  Internal: () => false,
+  Unknown: () => false,
+  Canceled: () => false,
+};
+
+/** True when retrying the same call later may succeed. */
+export function isTransient(err: unknown): boolean {
+  const e = ClusterformError.from(err, "");
+  return TRANSIENT[e.code](e);
+}

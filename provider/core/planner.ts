@@ -1,0 +1,82 @@
+import { isUnknown } from "./unknown";
+
+/** How a change to one input field is carried out. */
+export type FieldPolicy =
+  /** The platform cannot change it: delete and create anew. */
+  | { kind: "replace" }
+  /** Changed in place by the named operation, e.g. `ScaleNodePool`. */
+  | { kind: "update"; operation: string }
+  /** Never causes a change, e.g. `timeouts` or `__provider`. */
+  | { kind: "ignore" };
+
+/** The policy of every input field of one resource kind. */
+export type PolicyTable = Readonly<Record<string, FieldPolicy>>;
+
+/** Fields the engine or the provider adds to every resource's inputs; spread into each table. */
+export const COMMON_IGNORED: PolicyTable = { __provider: { kind: "ignore" }, timeouts: { kind: "ignore" } };
+
+/** An in-place change to one field. */
+export interface PlannedUpdate {
+  /** The changed field. */
+  field: string;
+  /** The operation that applies it. */
+  operation: string;
+}
+
+/** The result of {@link planDiff}, shaped like Pulumi's diff answer plus the planned operations. */
+export interface DiffPlan {
+  /** True when some replace or update field changed. */
+  changes: boolean;
+  /** Changed replace fields, in table order. */
+  replaces: string[];
+  /** Changed update fields with their operations, in table order. */
+  updates: PlannedUpdate[];
+  /** Replace and update fields that did not change. */
+  stables: string[];
+}
+
+/**
+ * Deep equality by value: object key order does not matter, array order does, and a key holding
+ * `undefined` equals a missing key.
+ */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
+  }
+  if (!isPlainObject(a) || !isPlainObject(b)) return false;
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const key of keys) if (!deepEqual(a[key], b[key])) return false;
+  return true;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null;
+}
+
+/**
+ * Compares old and new inputs field by field under `table`. Keys present only in `olds` and
+ * missing from the table are outputs of the old state and are skipped.
+ * @throws Error when `news` holds a field the table does not list (a programming error).
+ */
+export function planDiff(
+  table: PolicyTable,
+  olds: Readonly<Record<string, unknown>>,
+  news: Readonly<Record<string, unknown>>,
+): DiffPlan {
+  const missing = Object.keys(news).filter((key) => !Object.hasOwn(table, key));
+  if (missing.length > 0) {
+    throw new Error(`planDiff: no field policy for ${missing.map((k) => JSON.stringify(k)).join(", ")}`);
+  }
+  const plan: DiffPlan = { changes: false, replaces: [], updates: [], stables: [] };
+  for (const [field, policy] of Object.entries(table)) {
+    if (policy.kind === "ignore") continue;
+    // An unknown value may turn out equal, but preview must show the possible change.
+    const changed = isUnknown(news[field]) || !deepEqual(olds[field], news[field]);
+    if (!changed) plan.stables.push(field);
+    else if (policy.kind === "replace") plan.replaces.push(field);
+    else plan.updates.push({ field, operation: policy.operation });
+  }
+  plan.changes = plan.replaces.length > 0 || plan.updates.length > 0;
+  return plan;
+}

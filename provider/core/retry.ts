@@ -1,0 +1,60 @@
+import type { Deadline } from "./deadline";
+import { ClusterformError, isTransient } from "./errors";
+
+/** Waits `ms` milliseconds. Injected so tests run on a fake clock. */
+export type Sleep = (ms: number) => Promise<void>;
+
+/** The real sleep. */
+export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Backoff constants: start at 100 ms, double, never wait more than 5 s between attempts. */
+export const BACKOFF = { initialMs: 100, factor: 2, maxMs: 5_000 } as const;
+
+/** Options of {@link retryTransient}. */
+export interface RetryOptions {
+  /** No attempt starts and no wait ends after this deadline. */
+  deadline: Deadline;
+  /** What is being done, for error messages, e.g. `GetCluster cluster "prod"`. */
+  operation: string;
+  /** @default realSleep */
+  sleep?: Sleep;
+  /** Source of jitter in [0, 1). @default Math.random */
+  random?: () => number;
+}
+
+/**
+ * The wait before retry number `attempt` (0 for the first retry): exponential with "equal jitter",
+ * so it lies in [base/2, base) and concurrent clients spread out while never retrying instantly.
+ */
+export function backoffDelayMs(attempt: number, random: () => number = Math.random): number {
+  const base = Math.min(BACKOFF.maxMs, BACKOFF.initialMs * BACKOFF.factor ** attempt);
+  return Math.round(base / 2 + (random() * base) / 2);
+}
+
+/**
+ * Runs `fn`, retrying it while it fails with a transient error and the deadline allows another
+ * attempt after the backoff. Non-transient errors surface at once, translated.
+ * @param fn - receives the attempt number, 0 for the first call.
+ * @throws ClusterformError: the translated error, or DeadlineExceeded carrying the last transient
+ *   error as its cause when the deadline leaves no room for another attempt.
+ */
+export async function retryTransient<T>(fn: (attempt: number) => Promise<T>, options: RetryOptions): Promise<T> {
+  const { deadline, operation } = options;
+  const sleep = options.sleep ?? realSleep;
+  const random = options.random ?? Math.random;
+  for (let attempt = 0; ; attempt++) {
+    if (deadline.expired()) throw deadline.exceeded(operation, `${attempt} attempt(s) made`);
+    let failure: ClusterformError;
+    try {
+      return await fn(attempt);
+    } catch (err) {
+      failure = ClusterformError.from(err, operation);
+    }
+    if (!isTransient(failure)) throw failure;
+    const delayMs = backoffDelayMs(attempt, random);
+    if (delayMs >= deadline.remainingMs()) {
+      throw deadline.exceeded(operation, `still failing after ${attempt + 1} attempt(s): ${failure.platformCode}: ${failure.platformMessage}`, failure);
+    }
+    await sleep(delayMs);
+  }
+}

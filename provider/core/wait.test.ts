@@ -1,0 +1,132 @@
+import { Code, ConnectError } from "@connectrpc/connect";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { Deadline } from "./deadline";
+import { ClusterformError } from "./errors";
+import { type FakeTime, fakeTime } from "./testing";
+import { pollIntervalMs, waitFor } from "./wait";
+
+/** A platform operation that finishes `durationMs` after the wait starts, on the fake clock. */
+function operation(time: FakeTime, durationMs: number) {
+  const start = time.nowMs;
+  return async () => (time.nowMs - start >= durationMs ? "RUNNING" : "PROVISIONING");
+}
+
+describe("pollIntervalMs", () => {
+  it.each<[number, number]>([
+    [0, 200],
+    [1_999, 200],
+    [5_000, 500],
+    [60_000, 6_000],
+    [100_000, 10_000],
+    [3_600_000, 10_000],
+  ])("after %d ms waits %d ms", (elapsed, interval) => {
+    expect(pollIntervalMs(elapsed)).toBe(interval);
+  });
+});
+
+describe("waitFor", () => {
+  it("returns the done value with the poll count and elapsed time", async () => {
+    const time = fakeTime();
+    const result = await waitFor({
+      poll: operation(time, 1_000),
+      isDone: (s) => s === "RUNNING",
+      deadline: new Deadline(60_000, time.now),
+      what: 'cluster "prod" to be RUNNING',
+      sleep: time.sleep,
+    });
+    expect(result).toEqual({ value: "RUNNING", polls: 6, elapsedMs: 1_000 });
+    expect(time.sleeps).toEqual([200, 200, 200, 200, 200]);
+  });
+
+  it("notices completion within max(250 ms, 10% of the duration), for any duration", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 3_600_000 }), async (durationMs) => {
+        const time = fakeTime();
+        const { elapsedMs } = await waitFor({
+          poll: operation(time, durationMs),
+          isDone: (s) => s === "RUNNING",
+          deadline: new Deadline(4_000_000, time.now),
+          what: "x",
+          sleep: time.sleep,
+        });
+        expect(elapsedMs - durationMs).toBeLessThanOrEqual(Math.max(250, 0.1 * durationMs));
+      }),
+    );
+  });
+
+  it("polls a 100-second operation 53 times: ten at 200 ms, then each pause 10% longer", async () => {
+    const time = fakeTime();
+    const { polls } = await waitFor({
+      poll: operation(time, 100_000),
+      isDone: (s) => s === "RUNNING",
+      deadline: new Deadline(200_000, time.now),
+      what: "x",
+      sleep: time.sleep,
+    });
+    expect(polls).toBe(53);
+  });
+
+  it("ends early on a terminal failure", async () => {
+    const time = fakeTime();
+    const states = ["PROVISIONING", "ERROR"];
+    const promise = waitFor({
+      poll: async () => states.shift()!,
+      isDone: (s) => s === "RUNNING",
+      failure: (s) => (s === "ERROR" ? "cluster entered ERROR" : undefined),
+      deadline: new Deadline(60_000, time.now),
+      what: 'cluster "prod" to be RUNNING',
+      sleep: time.sleep,
+    });
+    await expect(promise).rejects.toMatchObject({
+      code: "FailedPrecondition",
+      message: 'waiting for cluster "prod" to be RUNNING: TERMINAL_STATE: cluster entered ERROR',
+    });
+    expect(time.nowMs).toBe(200);
+  });
+
+  it("retries transient poll errors and surfaces others", async () => {
+    const time = fakeTime();
+    const outcomes: (string | Code)[] = [Code.Unavailable, "PROVISIONING", Code.Unavailable, "RUNNING"];
+    const poll = async () => {
+      const next = outcomes.shift()!;
+      if (typeof next !== "string") throw new ConnectError("down", next);
+      return next;
+    };
+    const result = await waitFor({ poll, isDone: (s) => s === "RUNNING", deadline: new Deadline(60_000, time.now), what: "x", sleep: time.sleep });
+    expect([result.value, result.polls]).toEqual(["RUNNING", 4]);
+
+    const fatal = waitFor({
+      poll: async () => {
+        throw new ConnectError("gone", Code.NotFound);
+      },
+      isDone: () => true,
+      deadline: new Deadline(60_000, time.now),
+      what: 'cluster "prod" to be RUNNING',
+      sleep: time.sleep,
+    });
+    await expect(fatal).rejects.toMatchObject({ code: "NotFound", message: 'waiting for cluster "prod" to be RUNNING: NOT_FOUND: gone' });
+  });
+
+  it("times out naming what it waited for, the last state and the timeout, after a last poll at the deadline", async () => {
+    const time = fakeTime();
+    let polls = 0;
+    const error = await waitFor({
+      poll: async () => {
+        polls++;
+        return { status: "PROVISIONING" };
+      },
+      isDone: (s) => s.status === "RUNNING",
+      deadline: new Deadline(1_100, time.now),
+      what: 'cluster "prod" to be RUNNING',
+      sleep: time.sleep,
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ClusterformError);
+    expect((error as ClusterformError).code).toBe("DeadlineExceeded");
+    expect((error as Error).message).toBe(
+      'waiting for cluster "prod" to be RUNNING: TIMEOUT: not done after 1s (timeout 1s); last observed: {"status":"PROVISIONING"}',
+    );
+    expect(time.sleeps).toEqual([200, 200, 200, 200, 200, 100]);
+    expect(polls).toBe(7);
+  });
+});

@@ -1,0 +1,107 @@
+import type { Clock, Deadline } from "./deadline";
+import { ClusterformError, isTransient } from "./errors";
+import { realSleep, type Sleep } from "./retry";
+
+/** Poll interval bounds. */
+export const POLL = { minMs: 200, maxMs: 10_000, fractionOfElapsed: 0.1 } as const;
+
+/**
+ * The pause before the next poll: 10% of the time waited so far, at least 200 ms, at most 10 s.
+ * Noticing completion then lags the platform by at most max(250 ms, ~10% of the operation's
+ * duration) while the number of polls grows only logarithmically with the duration.
+ */
+export function pollIntervalMs(elapsedMs: number): number {
+  return Math.min(POLL.maxMs, Math.max(POLL.minMs, Math.round(elapsedMs * POLL.fractionOfElapsed)));
+}
+
+/** Options of {@link waitFor}. */
+export interface WaitOptions<T> {
+  /** Reads the current state. Transient errors are retried within the deadline. */
+  poll: () => Promise<T>;
+  /** True when the wait is over. */
+  isDone: (state: T) => boolean;
+  /** A message when the state is a terminal failure (ends the wait early). @default never fails */
+  failure?: (state: T) => string | undefined;
+  /** When to give up. */
+  deadline: Deadline;
+  /** What is awaited, e.g. `cluster "prod" to be RUNNING`. */
+  what: string;
+  /**
+   * Renders a state for the timeout message. Must not reveal secrets (kubeconfigs!).
+   * @default JSON, cut at 200 characters
+   */
+  describe?: (state: T) => string;
+  /** @default realSleep */
+  sleep?: Sleep;
+  /** @default the deadline's clock */
+  now?: Clock;
+}
+
+/** What {@link waitFor} returns. */
+export interface WaitResult<T> {
+  /** The state that satisfied `isDone`. */
+  value: T;
+  /** Polls made, failed ones included. */
+  polls: number;
+  /** Milliseconds from the start of the wait to the successful poll's end. */
+  elapsedMs: number;
+}
+
+function defaultDescribe(state: unknown): string {
+  const text = JSON.stringify(state) ?? String(state);
+  return text.length > 200 ? `${text.slice(0, 200)}...` : text;
+}
+
+/**
+ * Polls until `isDone`, a terminal `failure`, or the deadline. One last poll happens at the
+ * deadline itself, so a wait never gives up while the platform finished in the final interval.
+ * @throws ClusterformError: DeadlineExceeded naming `what`, the last state and the timeout;
+ *   FailedPrecondition (platform code `TERMINAL_STATE`) on a terminal failure; any non-transient
+ *   poll error.
+ */
+export async function waitFor<T>(options: WaitOptions<T>): Promise<WaitResult<T>> {
+  const { deadline, isDone } = options;
+  const sleep = options.sleep ?? realSleep;
+  const now = options.now ?? (() => deadline.now());
+  const describe = options.describe ?? defaultDescribe;
+  const what = `waiting for ${options.what}`;
+  const startMs = now();
+  let polls = 0;
+  let lastSeen = "nothing observed yet";
+  for (;;) {
+    polls++;
+    const outcome = await pollOnce(options.poll, what);
+    if (outcome.ok) {
+      const failed = options.failure?.(outcome.value);
+      if (failed !== undefined) throw terminalFailure(what, failed);
+      if (isDone(outcome.value)) return { value: outcome.value, polls, elapsedMs: now() - startMs };
+      lastSeen = `last observed: ${describe(outcome.value)}`;
+    } else {
+      lastSeen = `last poll failed: ${outcome.error.platformCode}: ${outcome.error.platformMessage}`;
+    }
+    const remainingMs = deadline.remainingMs();
+    if (remainingMs <= 0) throw deadline.exceeded(what, lastSeen);
+    await sleep(Math.min(pollIntervalMs(now() - startMs), remainingMs));
+  }
+}
+
+type PollOutcome<T> = { ok: true; value: T } | { ok: false; error: ClusterformError };
+
+async function pollOnce<T>(poll: () => Promise<T>, what: string): Promise<PollOutcome<T>> {
+  try {
+    return { ok: true, value: await poll() };
+  } catch (err) {
+    const error = ClusterformError.from(err, what);
+    if (!isTransient(error)) throw error;
+    return { ok: false, error };
+  }
+}
+
+function terminalFailure(what: string, message: string): ClusterformError {
+  return new ClusterformError({
+    code: "FailedPrecondition",
+    platformCode: "TERMINAL_STATE",
+    operation: what,
+    platformMessage: message,
+  });
+}
