@@ -5,6 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { handlerFor } from "./registry";
+import "./resources";
 
 type Config = { get(key: string): string | undefined };
 

@@ -3,4 +3,5 @@
  *
  * @packageDocumentation
  */
+export * as cmassh from "./cmassh";
 export * as internal from "./internal";

@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import {
@@ -41,6 +41,11 @@ export interface EngineStack {
   refresh(): Promise<RunResult>;
   destroy(): Promise<RunResult>;
   exportState(): Promise<Deployment>;
+  /**
+   * The checkpoint exactly as the file backend stored it (the Automation API's export decrypts
+   * secrets, so only this shows what is really on disk).
+   */
+  storedState(): Promise<string>;
   setConfig(key: string, value: string, secret?: boolean): Promise<void>;
   /** Steps of resources other than the stack itself and providers, with op != same. */
 }
@@ -134,6 +139,11 @@ function wrapStack(stack: Stack): EngineStack {
     refresh: () => run("refresh"),
     destroy: () => run("destroy"),
     exportState: () => stack.exportStack(),
+    storedState: async () => {
+      const settings = await stack.workspace.projectSettings();
+      const backend = new URL(engineEnv().PULUMI_BACKEND_URL).pathname;
+      return readFileSync(path.join(backend, ".pulumi", "stacks", settings.name, `${stack.name}.json`), "utf8");
+    },
     setConfig: (key, value, secret = false) => stack.setConfig(key, { value, secret }),
   };
 }

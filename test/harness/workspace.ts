@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { repoRoot, workDir } from "./paths";
 
@@ -37,6 +38,12 @@ export function clusterformTarball(): string {
 export function installWorkspace(name: string, tarballs: Record<string, string>): string {
   const dir = path.join(workDir(), "workspaces", name);
   mkdirSync(dir, { recursive: true });
+  // Reinstalling costs seconds; skip it when the very same tarballs are installed already.
+  const stampFile = path.join(dir, ".installed");
+  const stamp = Object.entries(tarballs)
+    .map(([pkg, tarball]) => `${pkg}=${createHash("sha256").update(readFileSync(tarball)).digest("hex")}`)
+    .join("\n");
+  if (existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp) return dir;
   // A tarball's integrity changes with every pack; forget the old lock so npm takes the new one.
   rmSync(path.join(dir, "package-lock.json"), { force: true });
   for (const pkg of Object.keys(tarballs)) rmSync(path.join(dir, "node_modules", pkg), { recursive: true, force: true });
@@ -47,6 +54,7 @@ export function installWorkspace(name: string, tarballs: Record<string, string>)
     cwd: dir,
     stdio: ["ignore", "ignore", "inherit"],
   });
+  writeFileSync(stampFile, stamp);
   return dir;
 }
 

@@ -1,0 +1,133 @@
+import type { ClusterDetail } from "../../../clients/cmassh/types";
+import { Deadline } from "../../../core/deadline";
+import { ClusterformError, isTransient } from "../../../core/errors";
+import { backoffDelayMs, realSleep } from "../../../core/retry";
+import { type OperationContext, PartialStateError, type ResourceOperations } from "../../kit";
+import { cmasshClient, findCluster, isAlreadyExists, toPlatformLabels, waitForGone, waitForRunning } from "../common";
+import { CLUSTER_TIMEOUTS, type ClusterInputs } from "./schema";
+
+type Props = Record<string, unknown>;
+
+function deadlineFor(inputs: Props, kind: keyof typeof CLUSTER_TIMEOUTS): Deadline {
+  const timeouts = (inputs.timeouts ?? {}) as Partial<typeof CLUSTER_TIMEOUTS>;
+  return Deadline.fromDuration(timeouts[kind] ?? CLUSTER_TIMEOUTS[kind]);
+}
+
+function outputsOf(cluster: ClusterDetail): Props {
+  return { status: cluster.status, statusMessage: cluster.statusMessage, kubeconfig: cluster.kubeconfig };
+}
+
+function foreignCluster(name: string): ClusterformError {
+  return new ClusterformError({
+    code: "AlreadyExists",
+    platformCode: "EXISTS",
+    operation: `CreateCluster cluster ${JSON.stringify(name)}`,
+    platformMessage:
+      "a cluster of that name already exists and this stack did not create it (cma-ssh does not report labels, " +
+      "so ownership is known only for names Clusterform derived itself); choose another name, delete that cluster, " +
+      "or leave `name` unset to let Clusterform derive one",
+  });
+}
+
+/**
+ * Creates the cluster unless this resource already did (an interrupted `up` left it behind), in
+ * which case it is adopted. Ours means: a name this resource derived, or a create this call sent.
+ */
+async function createOrAdopt(ctx: OperationContext, inputs: ClusterInputs & Props, deadline: Deadline): Promise<void> {
+  const client = cmasshClient(ctx.config);
+  const name = inputs.name!;
+  let sent = false;
+  for (let attempt = 1; ; attempt++) {
+    const existing = await findCluster(client, name, deadline);
+    if (existing) {
+      if (inputs.autoNamed || sent) return;
+      throw foreignCluster(name);
+    }
+    try {
+      sent = true;
+      await client.createCluster(
+        {
+          name,
+          k8sVersion: inputs.kubernetesVersion,
+          controlPlaneNodes: {
+            instanceType: inputs.controlPlane.instanceType,
+            count: inputs.controlPlane.count,
+            labels: toPlatformLabels(inputs.controlPlane.labels, inputs.owner),
+          },
+        },
+        { deadline },
+      );
+      return;
+    } catch (err) {
+      // The create may have landed before the failure: look again before sending another.
+      if (!(isTransient(err) || isAlreadyExists(err)) || deadline.expired()) throw err;
+      await realSleep(Math.min(backoffDelayMs(attempt), deadline.remainingMs()));
+    }
+  }
+}
+
+/** cma-ssh clusters: create waits for RUNNING, a version change is an upgrade, delete waits for NOT_FOUND. */
+export const clusterOperations: ResourceOperations<ClusterInputs> = {
+  async create(ctx, inputs) {
+    const deadline = deadlineFor(inputs, "create");
+    await createOrAdopt(ctx, inputs, deadline);
+    const name = inputs.name!;
+    try {
+      const { cluster } = await waitForRunning(cmasshClient(ctx.config), name, deadline);
+      return { id: name, outs: outputsOf(cluster) };
+    } catch (err) {
+      // The cluster exists: record it (with __provider, so delete can run) rather than orphan it.
+      const seen = await findCluster(cmasshClient(ctx.config), name, deadline).catch(() => undefined);
+      const outs = { ...inputs, status: seen?.status ?? "UNKNOWN", statusMessage: seen?.statusMessage ?? "", kubeconfig: seen?.kubeconfig ?? "" };
+      const message = err instanceof Error ? err.message : String(err);
+      throw new PartialStateError(
+        `${message}; the cluster was created and is recorded in the stack: fix the cause and run \`pulumi up\` again, or replace it with \`pulumi up --replace <urn>\``,
+        name,
+        outs,
+        [message],
+      );
+    }
+  },
+
+  async read(ctx, id) {
+    const cluster = await findCluster(cmasshClient(ctx.config), id, deadlineFor({}, "update"));
+    return cluster ? outputsOf(cluster) : undefined;
+  },
+
+  async update(ctx, id, _olds, news, plan) {
+    const client = cmasshClient(ctx.config);
+    const deadline = deadlineFor(news, "update");
+    if (plan.updates.some((u) => u.field === "kubernetesVersion")) {
+      const offered = await client.getUpgradeClusterInformation(id, { deadline });
+      if (!offered.includes(news.kubernetesVersion)) {
+        throw new ClusterformError({
+          code: "FailedPrecondition",
+          platformCode: "NOT_OFFERED",
+          operation: `UpgradeCluster cluster ${JSON.stringify(id)}`,
+          platformMessage: `kubernetesVersion ${news.kubernetesVersion} is not offered by the platform; offered: ${offered.join(", ") || "none"}`,
+        });
+      }
+      await client.upgradeCluster(id, news.kubernetesVersion, { deadline });
+    }
+    try {
+      const { cluster } = await waitForRunning(client, id, deadline);
+      return outputsOf(cluster);
+    } catch (err) {
+      const seen = await findCluster(client, id, deadline).catch(() => undefined);
+      const message = err instanceof Error ? err.message : String(err);
+      throw new PartialStateError(message, id, { ...news, ...(seen ? outputsOf(seen) : {}) }, [message]);
+    }
+  },
+
+  async delete(ctx, id, props) {
+    const client = cmasshClient(ctx.config);
+    const deadline = deadlineFor(props, "delete");
+    try {
+      await client.deleteCluster(id, { deadline });
+    } catch (err) {
+      if (err instanceof ClusterformError && err.code === "NotFound") return;
+      throw err;
+    }
+    await waitForGone(client, id, deadline);
+  },
+};

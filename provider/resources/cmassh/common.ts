@@ -1,0 +1,90 @@
+import { type CmasshClient, createCmasshClient } from "../../clients/cmassh/client";
+import type { ClusterDetail, KubernetesLabel } from "../../clients/cmassh/types";
+import { type ConfigReader, resolveEndpoint } from "../../core/config";
+import type { Deadline } from "../../core/deadline";
+import { ClusterformError } from "../../core/errors";
+import { OWNER_LABEL_KEY } from "../../core/naming";
+import { waitFor } from "../../core/wait";
+
+const clients = new Map<string, CmasshClient>();
+
+/**
+ * The cma-ssh client for the endpoint the configuration names now. Endpoints are resolved at every
+ * call (never captured); clients are kept per endpoint so one run reuses its HTTP/2 connection.
+ */
+export function cmasshClient(config: ConfigReader): CmasshClient {
+  const { url } = resolveEndpoint("cmassh", config);
+  let client = clients.get(url);
+  if (!client) {
+    client = createCmasshClient({ endpoint: url });
+    clients.set(url, client);
+  }
+  return client;
+}
+
+/** The user's labels plus the ownership marker, as cma-ssh carries labels. */
+export function toPlatformLabels(labels: Record<string, string> | undefined, owner: string): KubernetesLabel[] {
+  const all: Record<string, string> = { ...labels, [OWNER_LABEL_KEY]: owner };
+  return Object.keys(all)
+    .sort()
+    .map((name) => ({ name, value: all[name] }));
+}
+
+/** GetCluster, with NotFound as undefined. */
+export async function findCluster(client: CmasshClient, name: string, deadline: Deadline): Promise<ClusterDetail | undefined> {
+  try {
+    return await client.getCluster(name, { deadline });
+  } catch (err) {
+    if (err instanceof ClusterformError && err.code === "NotFound") return undefined;
+    throw err;
+  }
+}
+
+/** True when the platform said the object already exists (cma-ssh answers INTERNAL for that). */
+export function isAlreadyExists(err: unknown): boolean {
+  return (
+    err instanceof ClusterformError &&
+    (err.code === "AlreadyExists" || (err.code === "Internal" && /already exists/i.test(err.message)))
+  );
+}
+
+/** How long to trust a RUNNING status that was never preceded by the operation's own status. */
+const SETTLE_MS = 3_000;
+
+/**
+ * Waits until the cluster is RUNNING after an operation. A real cma-ssh server flips the status only
+ * once its controller picks the change up, so a RUNNING seen before any PROVISIONING/RECONCILING
+ * counts only after a short settling time; ERROR ends the wait at once.
+ * @returns the final cluster and the number of polls.
+ */
+export async function waitForRunning(
+  client: CmasshClient,
+  name: string,
+  deadline: Deadline,
+): Promise<{ cluster: ClusterDetail; polls: number }> {
+  const started = deadline.now();
+  let sawWork = false;
+  const result = await waitFor({
+    poll: () => client.getCluster(name, { deadline }),
+    isDone: (c) => {
+      if (c.status !== "RUNNING") sawWork = true;
+      return c.status === "RUNNING" && (sawWork || deadline.now() - started >= SETTLE_MS);
+    },
+    failure: (c) => (c.status === "ERROR" ? `cluster ${JSON.stringify(name)} is in ERROR: ${c.statusMessage || "no detail given"}` : undefined),
+    describe: (c) => `status ${c.status}${c.statusMessage ? ` (${c.statusMessage})` : ""}`,
+    deadline,
+    what: `cluster ${JSON.stringify(name)} to be RUNNING`,
+  });
+  return { cluster: result.value, polls: result.polls };
+}
+
+/** Waits until GetCluster answers NOT_FOUND. */
+export async function waitForGone(client: CmasshClient, name: string, deadline: Deadline): Promise<void> {
+  await waitFor({
+    poll: () => findCluster(client, name, deadline),
+    isDone: (c) => c === undefined,
+    describe: (c) => (c ? `status ${c.status}` : "gone"),
+    deadline,
+    what: `cluster ${JSON.stringify(name)} to be deleted`,
+  });
+}

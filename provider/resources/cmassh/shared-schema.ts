@@ -1,0 +1,81 @@
+import { z } from "zod";
+import { deriveName, OWNER_LABEL_KEY } from "../../core/naming";
+import { deepEqual } from "../../core/planner";
+import { describeValue, dnsLabel, durationString, isUnknown, labelMap, oneOf, orUnknown, UNKNOWN } from "../../core/validation";
+
+/** Machine types cma-ssh provisions. */
+export const INSTANCE_TYPES = ["standard", "gpu"] as const;
+
+/** An instance type field. */
+export const instanceType = () => oneOf(INSTANCE_TYPES);
+
+/** A cma-ssh object name: the server makes a Kubernetes namespace of it, so a DNS-1123 label. */
+export const objectName = () => dnsLabel({ maxLength: 63 });
+
+/** User labels: Kubernetes syntax, and the ownership key is reserved for Clusterform. */
+export const userLabels = () =>
+  labelMap().superRefine((labels, ctx) => {
+    if (typeof labels === "object" && labels !== null && Object.hasOwn(labels, OWNER_LABEL_KEY)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [OWNER_LABEL_KEY],
+        message: `is reserved: Clusterform sets ${OWNER_LABEL_KEY} to mark what it created, got ${describeValue(labels[OWNER_LABEL_KEY])}`,
+        params: { mapKey: true },
+      });
+    }
+  });
+
+/** The `timeouts` argument: how long create, update and delete may each take. */
+export const timeouts = () =>
+  orUnknown(
+    z
+      .object({ create: durationString().optional(), update: durationString().optional(), delete: durationString().optional() })
+      .strict(),
+  ).optional();
+
+/** Timeouts as stored after check. */
+export interface Timeouts {
+  create?: string;
+  update?: string;
+  delete?: string;
+}
+
+/** Hidden inputs the SDK adds to every cma-ssh resource. */
+export const identity = {
+  /** The ownership marker, stable for one Pulumi resource of one stack. */
+  owner: z.string().min(1),
+  /** The Pulumi resource name, the base of derived names. */
+  resourceName: z.string().min(1),
+  /** The user's name, if any. */
+  name: objectName().optional(),
+};
+
+interface Named {
+  name?: string;
+  autoNamed?: boolean;
+  owner: string;
+  resourceName: string;
+}
+
+/**
+ * Fills `name` and `autoNamed`. A user-chosen name is kept as given. Otherwise the name is derived
+ * from the resource name and a hash of the owner and the fields that force replacement
+ * (`replaceFields` picks them from a set of inputs), so that (a) an interrupted `up` derives the same
+ * name again and can adopt what it created, and (b) a replacement gets a new name and can be
+ * created before the old object is deleted. While any of those fields is unknown (preview), the
+ * name is unknown too.
+ */
+export function completeName<T extends Named>(
+  olds: Record<string, unknown>,
+  news: T,
+  replaceFields: (inputs: Record<string, unknown>) => unknown[],
+): T {
+  if (news.name !== undefined) return { ...news, autoNamed: false };
+  const fields = replaceFields(news as unknown as Record<string, unknown>);
+  if (fields.some(isUnknown)) return { ...news, name: UNKNOWN, autoNamed: true };
+  // A name derived earlier stays while nothing that forces replacement changed, even if a later
+  // release derives names differently: renaming would replace the object.
+  const unchanged = olds.autoNamed === true && olds.owner === news.owner && deepEqual(replaceFields(olds), fields);
+  if (unchanged && typeof olds.name === "string") return { ...news, name: olds.name, autoNamed: true };
+  return { ...news, name: deriveName(news.resourceName, JSON.stringify([news.owner, ...fields])), autoNamed: true };
+}

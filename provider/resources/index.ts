@@ -1,0 +1,5 @@
+import { registerHandler } from "../registry";
+
+// Each platform's code loads only when a resource of it is used.
+registerHandler("cmassh:Cluster", () => require("./cmassh/cluster").clusterHandler);
+registerHandler("cmassh:NodePool", () => require("./cmassh/node-pool").nodePoolHandler);

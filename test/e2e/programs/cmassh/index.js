@@ -1,0 +1,38 @@
+"use strict";
+// Every input of both resources comes from config, so a test changes one field at a time.
+const pulumi = require("@pulumi/pulumi");
+const { cmassh } = require("clusterform");
+
+const config = new pulumi.Config("test");
+const json = (key, fallback) => {
+  const raw = config.get(key);
+  return raw === undefined ? fallback : JSON.parse(raw);
+};
+
+const cluster = new cmassh.Cluster("main", {
+  name: json("clusterName", undefined),
+  kubernetesVersion: json("version", "1.30.10"),
+  controlPlane: json("controlPlane", { instanceType: "standard", count: 1 }),
+  timeouts: json("clusterTimeouts", undefined),
+});
+
+const other = json("withOther", false)
+  ? new cmassh.Cluster("other", { kubernetesVersion: "1.30.10", controlPlane: { instanceType: "standard", count: 1 } })
+  : undefined;
+
+const pools = {};
+for (const [key, spec] of Object.entries(json("pools", {}))) {
+  pools[key] = new cmassh.NodePool(key, {
+    clusterName: spec.cluster === "other" && other ? other.name : cluster.name,
+    name: spec.name,
+    instanceType: spec.instanceType ?? "standard",
+    count: spec.count ?? 1,
+    labels: spec.labels,
+    timeouts: spec.timeouts,
+  });
+}
+
+exports.clusterName = cluster.name;
+exports.status = cluster.status;
+exports.kubeconfig = cluster.kubeconfig;
+exports.poolNames = Object.fromEntries(Object.entries(pools).map(([k, p]) => [k, p.name]));

@@ -1,0 +1,125 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import * as path from "node:path";
+import { workDir } from "./paths";
+
+/** One entry of the local control plane's audit log. */
+export interface AuditEntry {
+  seq: number;
+  time: string;
+  api: string;
+  operation: string;
+  target: string;
+  requestId: string;
+  code: string;
+}
+
+/** A fault to inject (POST /_local/faults). */
+export interface Fault {
+  api?: string;
+  operation?: string;
+  target?: string;
+  count?: number;
+  action: "error" | "delay" | "fail-operation";
+  code?: string;
+  message?: string;
+  delayMs?: number;
+}
+
+/** The local control plane as a separate process, started the way users start it in CI. */
+export interface LocalPlane {
+  readonly url: string;
+  readonly port: number;
+  readonly dataDir: string;
+  /** Audit entries after `since` (all when omitted). */
+  audit(since?: number): Promise<AuditEntry[]>;
+  /** The sequence number of the latest audit entry (0 when none). */
+  lastSeq(): Promise<number>;
+  addFault(fault: Fault): Promise<void>;
+  clearFaults(): Promise<void>;
+  /** The admin view of every cma-ssh cluster. */
+  cmasshClusters(): Promise<CmasshClusterView[]>;
+  /** Stops the process (SIGTERM) and waits for it. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port with the same data. */
+  restart(): Promise<void>;
+}
+
+/** A cluster as GET /_local/cmassh/clusters shows it. */
+export interface CmasshClusterView {
+  name: string;
+  status: string;
+  statusMessage: string;
+  k8sVersion: string;
+  controlPlane: { instanceType: string; count: number; labels: Record<string, string> | { name: string; value: string }[] };
+  pools: { name: string; instanceType: string; count: number; labels: unknown }[];
+}
+
+async function json<T>(url: string, init?: RequestInit): Promise<T> {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${init?.method ?? "GET"} ${url}: HTTP ${response.status}: ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+function launch(cli: string, args: string[]): Promise<{ child: ChildProcess; url: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout?.on("data", (chunk) => {
+      out += chunk;
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match) resolve({ child, url: match[1] });
+    });
+    child.stderr?.on("data", (chunk) => {
+      err += chunk;
+    });
+    child.on("exit", (code) => reject(new Error(`clusterform-local exited with ${code}: ${err || out}`)));
+  });
+}
+
+/**
+ * Starts `clusterform-local` from the package installed in `workspace` (so the shipped command is
+ * what runs), on a free port, with its data in a fresh folder.
+ */
+export async function startLocalPlane(opts: { workspace: string; timeScale?: number }): Promise<LocalPlane> {
+  const cli = path.join(opts.workspace, "node_modules", "clusterform", "dist", "emulator", "cli.js");
+  const dataDir = mkdtempSync(path.join(workDir(), "plane-"));
+  const scale = String(opts.timeScale ?? 0.3);
+  let { child, url } = await launch(cli, ["--port", "0", "--data", dataDir, "--time-scale", scale]);
+  const port = Number(new URL(url).port);
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    await exited;
+  };
+  return {
+    url,
+    port,
+    dataDir,
+    audit: async (since = 0) => (await json<{ entries: AuditEntry[] }>(`${url}/_local/audit?since=${since}`)).entries,
+    lastSeq: async () => {
+      const entries = (await json<{ entries: AuditEntry[] }>(`${url}/_local/audit?since=0`)).entries;
+      return entries.at(-1)?.seq ?? 0;
+    },
+    addFault: async (fault) => {
+      await json(`${url}/_local/faults`, { method: "POST", body: JSON.stringify(fault), headers: { "content-type": "application/json" } });
+    },
+    clearFaults: async () => {
+      await json(`${url}/_local/faults`, { method: "DELETE" });
+    },
+    cmasshClusters: async () => (await json<{ clusters: CmasshClusterView[] }>(`${url}/_local/cmassh/clusters`)).clusters,
+    stop,
+    restart: async () => {
+      await stop();
+      ({ child, url } = await launch(cli, ["--port", String(port), "--data", dataDir, "--time-scale", scale]));
+    },
+  };
+}
+
+/** The operations of audit entries, without the polling reads (GetCluster). */
+export function mutations(entries: AuditEntry[]): string[] {
+  return entries.filter((e) => e.operation !== "GetCluster").map((e) => `${e.operation} ${e.target}`);
+}
