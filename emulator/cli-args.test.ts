@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { parseCliArgs, UsageError } from "./cli-args";
+
+describe("parseCliArgs", () => {
+  it("uses the documented defaults", () => {
+    expect(parseCliArgs([])).toEqual({
+      kind: "start",
+      options: { port: 9020, host: "127.0.0.1", dataDir: "./.clusterform-data", timeScale: 1, cmasshVersions: undefined },
+    });
+  });
+
+  it("reads every flag", () => {
+    const argv = ["--port", "0", "--host", "0.0.0.0", "--data", "/tmp/x", "--time-scale", "0.5", "--cmassh-versions", "1.31.6, 1.32.3"];
+    expect(parseCliArgs(argv)).toEqual({
+      kind: "start",
+      options: { port: 0, host: "0.0.0.0", dataDir: "/tmp/x", timeScale: 0.5, cmasshVersions: ["1.31.6", "1.32.3"] },
+    });
+  });
+
+  it("recognises --help", () => {
+    expect(parseCliArgs(["--help"])).toEqual({ kind: "help" });
+  });
+
+  it.each([
+    [["--port", "99999"], 'invalid value "99999" for --port: expected an integer from 0 to 65535'],
+    [["--port", "abc"], 'invalid value "abc" for --port'],
+    [["--port", ""], 'invalid value "" for --port'],
+    [["--time-scale=-1"], 'invalid value "-1" for --time-scale: expected a number >= 0'],
+    [["--time-scale", "-1"], "--time-scale"],
+    [["--port"], "--port"],
+    [["--cmassh-versions", "1.31.6,latest"], 'invalid version "latest" in --cmassh-versions'],
+    [["--data", ""], 'invalid value "" for --data'],
+    [["--colour"], "--colour"],
+    [["stray"], "stray"],
+  ])("rejects %j", (argv, message) => {
+    expect(() => parseCliArgs(argv)).toThrow(UsageError);
+    expect(() => parseCliArgs(argv)).toThrow(message);
+  });
+});

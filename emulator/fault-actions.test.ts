@@ -1,0 +1,134 @@
+import { Code, ConnectError } from "@connectrpc/connect";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { ClusterStatus } from "../proto/gen/cmassh/api_pb";
+import type { AuditEntry } from "./audit";
+import { startTestPlane, type TestPlane, removeDataDirs } from "./testing";
+
+afterAll(removeDataDirs);
+
+let t: TestPlane;
+afterEach(async () => {
+  await t?.close();
+});
+
+async function addFault(fault: Record<string, unknown>): Promise<string> {
+  const response = await t.http("POST", "/_local/faults", fault);
+  expect(response.status).toBe(200);
+  return (response.body as { id: string }).id;
+}
+
+async function lastAudit(): Promise<AuditEntry> {
+  return ((await t.http("GET", "/_local/audit")).body as { entries: AuditEntry[] }).entries.at(-1)!;
+}
+
+describe("fault injection", () => {
+  it('"error" fails matching calls with the code, before any state change, and audits the code', async () => {
+    t = await startTestPlane();
+    await addFault({ api: "cmassh", operation: "CreateCluster", action: "error", code: "UNAVAILABLE", message: "try later" });
+    const error = await t.cmassh.createCluster({ name: "c1" }).catch((e: unknown) => ConnectError.from(e));
+    expect((error as ConnectError).code).toBe(Code.Unavailable);
+    expect((error as ConnectError).rawMessage).toBe("try later");
+    expect((await t.cmassh.getClusterList({})).clusters).toEqual([]);
+    const entries = ((await t.http("GET", "/_local/audit")).body as { entries: AuditEntry[] }).entries;
+    expect(entries[0]).toMatchObject({ operation: "CreateCluster", target: "c1", code: "UNAVAILABLE" });
+    // count defaults to 1: the retry succeeds.
+    expect((await t.cmassh.createCluster({ name: "c1" })).ok).toBe(true);
+  });
+
+  it('"error" defaults to UNAVAILABLE and maps to HTTP through the REST gateway', async () => {
+    t = await startTestPlane();
+    await addFault({ operation: "GetClusterList", action: "error" });
+    const response = await t.http("GET", "/api/v1/cluster/list");
+    expect(response).toMatchObject({ status: 503, body: { code: 14 } });
+    expect(await lastAudit()).toMatchObject({ operation: "GetClusterList", code: "UNAVAILABLE" });
+  });
+
+  it("matches only calls whose given fields are equal, and affects `count` calls", async () => {
+    t = await startTestPlane({ timeScale: 0 });
+    await t.cmassh.createCluster({ name: "c1", workerNodePools: [{ name: "p1" }, { name: "p2" }] });
+    await addFault({ target: "c1/p2", action: "error", code: "DEADLINE_EXCEEDED", count: 2 });
+    const scale = (pool: string) =>
+      t.cmassh.scaleNodePool({ clusterName: "c1", nodePools: [{ name: pool, count: 3 }] }).then(
+        () => "OK",
+        (e: unknown) => ConnectError.from(e).code,
+      );
+    expect(await scale("p1")).toBe("OK");
+    expect(await scale("p2")).toBe(Code.DeadlineExceeded);
+    expect(await scale("p2")).toBe(Code.DeadlineExceeded);
+    expect(await scale("p2")).toBe("OK");
+  });
+
+  it('"delay" answers matching calls only after delayMs', async () => {
+    t = await startTestPlane();
+    await addFault({ operation: "GetClusterList", action: "delay", delayMs: 150 });
+    const started = performance.now();
+    await t.cmassh.getClusterList({});
+    expect(performance.now() - started).toBeGreaterThanOrEqual(145);
+    const again = performance.now();
+    await t.cmassh.getClusterList({});
+    expect(performance.now() - again).toBeLessThan(145);
+  });
+
+  it('"fail-operation" ends the started operation in ERROR with the message', async () => {
+    t = await startTestPlane();
+    await t.cmassh.createCluster({ name: "c1", k8sVersion: "1.30.10" });
+    t.clock.advance(3000);
+    await addFault({ operation: "UpgradeCluster", action: "fail-operation", message: "etcd quorum lost" });
+    expect((await t.cmassh.upgradeCluster({ name: "c1", version: "1.31.6" })).ok).toBe(true);
+    expect((await t.cmassh.getCluster({ name: "c1" })).cluster!.status).toBe(ClusterStatus.RECONCILING);
+    t.clock.advance(2000);
+    const failed = (await t.cmassh.getCluster({ name: "c1" })).cluster!;
+    expect(failed).toMatchObject({ status: ClusterStatus.ERROR, statusMessage: "etcd quorum lost" });
+    const rest = await t.http("GET", "/api/v1/cluster?name=c1");
+    expect(rest.body).toMatchObject({ cluster: { status: "ERROR", status_message: "etcd quorum lost" } });
+    expect((await t.http("GET", "/_local/cmassh/clusters")).body).toMatchObject({
+      clusters: [{ status: "ERROR", statusMessage: "etcd quorum lost", k8sVersion: "1.30.10" }],
+    });
+  });
+
+  it("repairs ERROR when a later operation succeeds", async () => {
+    t = await startTestPlane();
+    await t.cmassh.createCluster({ name: "c1", workerNodePools: [{ name: "p1" }] });
+    t.clock.advance(3000);
+    await addFault({ operation: "ScaleNodePool", action: "fail-operation" });
+    await t.cmassh.scaleNodePool({ clusterName: "c1", nodePools: [{ name: "p1", count: 2 }] });
+    t.clock.advance(1000);
+    expect((await t.cmassh.getCluster({ name: "c1" })).cluster).toMatchObject({
+      status: ClusterStatus.ERROR,
+      statusMessage: "simulated failure",
+    });
+    await t.cmassh.scaleNodePool({ clusterName: "c1", nodePools: [{ name: "p1", count: 2 }] });
+    t.clock.advance(1000);
+    expect((await t.cmassh.getCluster({ name: "c1" })).cluster).toMatchObject({ status: ClusterStatus.RUNNING, statusMessage: "" });
+  });
+
+  it("a failed create stays in ERROR without a kubeconfig", async () => {
+    t = await startTestPlane();
+    await addFault({ operation: "CreateCluster", action: "fail-operation", message: "no capacity" });
+    await t.cmassh.createCluster({ name: "c1" });
+    t.clock.advance(3000);
+    expect((await t.cmassh.getCluster({ name: "c1" })).cluster).toMatchObject({
+      status: ClusterStatus.ERROR,
+      statusMessage: "no capacity",
+      kubeconfig: "",
+    });
+  });
+
+  it("does not consume a fail-operation fault on calls that start no operation", async () => {
+    t = await startTestPlane();
+    await addFault({ action: "fail-operation" });
+    await t.cmassh.getClusterList({});
+    await t.cmassh.getCluster({ name: "ghost" }).catch(() => undefined);
+    expect(((await t.http("GET", "/_local/faults")).body as { faults: unknown[] }).faults).toHaveLength(1);
+  });
+
+  it("lists and clears faults", async () => {
+    t = await startTestPlane();
+    const id = await addFault({ operation: "GetCluster", action: "delay", delayMs: 10, count: 3 });
+    expect((await t.http("GET", "/_local/faults")).body).toEqual({
+      faults: [{ id, operation: "GetCluster", action: "delay", delayMs: 10, count: 3 }],
+    });
+    expect((await t.http("DELETE", "/_local/faults")).status).toBe(200);
+    expect((await t.http("GET", "/_local/faults")).body).toEqual({ faults: [] });
+  });
+});

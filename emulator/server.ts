@@ -1,0 +1,128 @@
+import * as http from "node:http";
+import * as http2 from "node:http2";
+import type * as net from "node:net";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { createAdminHandler } from "./admin";
+import { createAuditLog } from "./audit";
+import { createCallPipeline } from "./calls";
+import { type Clock, systemClock } from "./clock";
+import { listClustersForAdmin } from "./cmassh/admin-view";
+import type { CmasshEnv } from "./cmassh/context";
+import { createCmasshGateway } from "./cmassh/rest-gateway";
+import { CMASSH_API, CMASSH_OPERATIONS, createCmasshService } from "./cmassh/service";
+import { CmasshStore } from "./cmassh/store";
+import { compareVersions, DEFAULT_CMASSH_VERSIONS, parseVersion } from "./cmassh/versions";
+import { openDatabase } from "./database";
+import { FaultRegistry } from "./faults";
+import { type HttpRequest, type HttpResponse, type RouteHandler, sendJson } from "./http-json";
+import { createMultiplexedListener } from "./listener";
+
+/** Options of {@link startLocalControlPlane}. */
+export interface LocalControlPlaneOptions {
+  /** Interface to bind. @default "127.0.0.1" */
+  host?: string;
+  /** TCP port; 0 picks a free one. @default 9020 (cma-ssh's own default) */
+  port?: number;
+  /** Directory holding `state.db`; created if missing. State survives restarts with the same directory. */
+  dataDir: string;
+  /** Multiplies every simulated operation duration; 0 makes operations end at once. @default 1 */
+  timeScale?: number;
+  /** Kubernetes versions cma-ssh offers for upgrades (`x.y.z`). @default ["1.28.15", "1.29.14", "1.30.10", "1.31.6", "1.32.3", "1.33.1"] */
+  cmasshVersions?: string[];
+  /** Source of time; tests may pass a fake clock. @default the system clock */
+  clock?: Clock;
+}
+
+/** A running local control plane. */
+export interface LocalControlPlane {
+  /** Base URL, e.g. `http://127.0.0.1:9020`; gRPC, REST and the admin API all live under it. */
+  url: string;
+  /** The bound TCP port. */
+  port: number;
+  /** Closes every connection and the database. */
+  close(): Promise<void>;
+}
+
+function validateOptions(opts: LocalControlPlaneOptions): void {
+  const { port = 9020, timeScale = 1, cmasshVersions = [] } = opts;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new RangeError(`invalid port ${port}: expected an integer from 0 to 65535`);
+  }
+  if (!Number.isFinite(timeScale) || timeScale < 0) {
+    throw new RangeError(`invalid timeScale ${timeScale}: expected a finite number >= 0`);
+  }
+  const bad = cmasshVersions.find((v) => parseVersion(v) === undefined);
+  if (bad !== undefined) throw new RangeError(`invalid cmassh version "${bad}": expected x.y.z, e.g. 1.31.6`);
+}
+
+function createHttpHandler(handlers: readonly RouteHandler[]): (req: HttpRequest, res: HttpResponse) => void {
+  return (req, res) => {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const run = async (): Promise<void> => {
+      for (const handler of handlers) if (await handler(req, res, url)) return;
+      sendJson(res, 404, { error: `no route for ${req.method} ${url.pathname}` });
+    };
+    run().catch((error: unknown) => {
+      sendJson(res, 500, { error: error instanceof Error ? error.message : String(error) });
+    });
+  };
+}
+
+function listen(server: net.Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      const address = server.address();
+      resolve(typeof address === "object" && address ? address.port : port);
+    });
+  });
+}
+
+/**
+ * Starts the local control plane: one TCP port serving the cma-ssh gRPC service over h2c, its
+ * REST gateway under `/api/v1` and the admin API under `/_local/` over HTTP/1.1.
+ */
+export async function startLocalControlPlane(opts: LocalControlPlaneOptions): Promise<LocalControlPlane> {
+  validateOptions(opts);
+  const host = opts.host ?? "127.0.0.1";
+  const clock = opts.clock ?? systemClock;
+  const db = openDatabase(opts.dataDir);
+  const audit = createAuditLog(db);
+  const faults = new FaultRegistry();
+  const env: CmasshEnv = {
+    store: new CmasshStore(db),
+    clock,
+    timeScale: opts.timeScale ?? 1,
+    versions: [...(opts.cmasshVersions ?? DEFAULT_CMASSH_VERSIONS)].sort(compareVersions),
+    startedAt: new Date(clock.now()).toISOString(),
+  };
+  const cmassh = createCmasshService(env, createCallPipeline({ audit, faults, clock }));
+  const admin = createAdminHandler({
+    audit,
+    faults,
+    knownOperations: { [CMASSH_API]: CMASSH_OPERATIONS },
+    views: { "/_local/cmassh/clusters": () => listClustersForAdmin(env) },
+  });
+  const httpHandler = createHttpHandler([admin, createCmasshGateway(cmassh)]);
+  const handler = connectNodeAdapter({
+    routes: (router) => cmassh.register(router),
+    // Connect's response type omits `write`, which the JSON handlers never use.
+    fallback: (req, res) => httpHandler(req, res as unknown as HttpResponse),
+  });
+  const listener = createMultiplexedListener({ http1: http.createServer(handler), http2: http2.createServer(handler) });
+  let port: number;
+  try {
+    port = await listen(listener.server, opts.port ?? 9020, host);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= listener.close().then(() => db.close());
+    return closing;
+  };
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+  return { url: `http://${urlHost}:${port}`, port, close };
+}
