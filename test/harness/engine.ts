@@ -1,3 +1,4 @@
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { isDeepStrictEqual } from "node:util";
@@ -83,6 +84,29 @@ export function pulumiBinDir(): string {
   return dir;
 }
 
+/**
+ * Starts `pulumi <args>` in `programDir` as its own process group, with the same private home and
+ * backend as {@link openStack}, so a test can kill the whole engine (CLI, language host, providers)
+ * the way an interrupted CI job would.
+ */
+export function spawnCli(programDir: string, args: string[]): ChildProcess {
+  const binDir = pulumiBinDir();
+  return spawn(path.join(binDir, "pulumi"), [...args, "--non-interactive", "--color", "never"], {
+    cwd: programDir,
+    env: { ...process.env, ...engineEnv(), PATH: `${binDir}${path.delimiter}${process.env.PATH}` },
+    detached: true,
+    stdio: "ignore",
+  });
+}
+
+let stacksOpened = 0;
+
+// All stacks of a test process share one backend: each gets its own name so none sees another's state.
+function uniqueStackName(): string {
+  stacksOpened++;
+  return `t${stacksOpened}-${Date.now().toString(36)}`;
+}
+
 /** Opens (creating if needed) a stack of the program in `programDir`. */
 export async function openStack(opts: {
   programDir: string;
@@ -94,7 +118,7 @@ export async function openStack(opts: {
   const pulumiCommand = await PulumiCommand.get({ root: path.dirname(binDir), skipVersionCheck: true });
   const env = engineEnv();
   const stack = await LocalWorkspace.createOrSelectStack(
-    { stackName: opts.stackName ?? "test", workDir: opts.programDir },
+    { stackName: opts.stackName ?? uniqueStackName(), workDir: opts.programDir },
     {
       pulumiCommand,
       pulumiHome: env.PULUMI_HOME,
