@@ -83,9 +83,13 @@ cf_setup_npm() {
   local want
   want="$(sha256sum package-lock.json package.json | sha256sum | cut -c1-64)"
   if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-    cf_log "npm: installing dependencies (npm ci)"
-    npm ci --no-audit --no-fund --loglevel=error >&2 || cf_fail "npm ci" "check that the npm registry is reachable"
-    echo "$want" >"$stamp"
+    # `npm install`, not `npm ci`: the registry these machines reach serves no binaries of other
+    # platforms (optional deps such as @biomejs/cli-darwin-x64 answer 404), so the lock file cannot
+    # list them and `npm ci` refuses it. `npm install` still installs the locked versions.
+    cf_log "npm: installing dependencies (npm install from package-lock.json)"
+    npm install --no-audit --no-fund --loglevel=error >&2 || cf_fail "npm install" "check that the npm registry is reachable"
+    # npm may rewrite the lock file's metadata: stamp what is there after the install.
+    sha256sum package-lock.json package.json | sha256sum | cut -c1-64 >"$stamp"
   else
     cf_log "npm: dependencies up to date"
   fi
