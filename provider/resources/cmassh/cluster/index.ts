@@ -10,7 +10,8 @@ export const clusterHandler = defineResource<ClusterInputs>({
   policies: clusterPolicies,
   complete: (olds, news) => completeName(olds, news, clusterReplaceFields),
   checkChange: versionChangeFailures,
-  // Two clusters cannot share a name: a user-chosen name that stays must go before it comes back.
-  mustDeleteFirst: (olds, news) => news.autoNamed !== true && olds.name === news.name,
+  // Two clusters cannot share a name: when the name stays (a user-chosen one, typically), the old
+  // cluster must go before the new one comes. Derived names change with every replacement.
+  mustDeleteFirst: (olds, news) => olds.name === news.name,
   operations: clusterOperations,
 });

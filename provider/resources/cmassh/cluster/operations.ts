@@ -89,8 +89,9 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
     }
   },
 
-  async read(ctx, id) {
-    const cluster = await findCluster(cmasshClient(ctx.config), id, deadlineFor({}, "update"));
+  async read(ctx, id, props) {
+    // The user's update timeout bounds a refresh too: an unreachable platform must not hang it for the default.
+    const cluster = await findCluster(cmasshClient(ctx.config), id, deadlineFor(props, "update"));
     return cluster ? outputsOf(cluster) : undefined;
   },
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { COMMON_IGNORED, type PolicyTable } from "../../../core/planner";
-import { intInRange, semver } from "../../../core/validation";
+import { intInRange, orUnknown, semver } from "../../../core/validation";
 import { identity, instanceType, type Timeouts, timeouts, userLabels } from "../shared-schema";
 
 /** Validated inputs of a cma-ssh cluster. */
@@ -22,13 +22,16 @@ export const clusterSchema: z.ZodType<ClusterInputs, unknown> = z
     ...identity,
     autoNamed: z.boolean().optional(),
     kubernetesVersion: semver(),
-    controlPlane: z
-      .object({
-        instanceType: instanceType(),
-        count: intInRange(CONTROL_PLANE_COUNT.min, CONTROL_PLANE_COUNT.max),
-        labels: userLabels().optional(),
-      })
-      .strict(),
+    // The whole object is the unknown sentinel in preview when it comes from another resource's output.
+    controlPlane: orUnknown(
+      z
+        .object({
+          instanceType: instanceType(),
+          count: intInRange(CONTROL_PLANE_COUNT.min, CONTROL_PLANE_COUNT.max),
+          labels: userLabels().optional(),
+        })
+        .strict(),
+    ),
     timeouts: timeouts(),
   })
   .strict();

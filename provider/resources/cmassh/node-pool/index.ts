@@ -8,8 +8,7 @@ export const nodePoolHandler = defineResource<NodePoolInputs>({
   schema: nodePoolSchema,
   policies: nodePoolPolicies,
   complete: (olds, news) => completeName(olds, news, nodePoolReplaceFields),
-  // Pool names are unique per cluster: a user-chosen name kept in the same cluster must go first.
-  mustDeleteFirst: (olds, news) =>
-    news.autoNamed !== true && olds.name === news.name && olds.clusterName === news.clusterName,
+  // Pool names are unique per cluster: a name kept in the same cluster must go before it comes back.
+  mustDeleteFirst: (olds, news) => olds.name === news.name && olds.clusterName === news.clusterName,
   operations: nodePoolOperations,
 });

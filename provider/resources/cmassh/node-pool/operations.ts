@@ -72,7 +72,8 @@ export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
 
   async read(ctx, id, props) {
     const { clusterName } = parseId(id, props);
-    const cluster = await findCluster(cmasshClient(ctx.config), clusterName, deadlineFor({}, "update"));
+    // The user's update timeout bounds a refresh too: an unreachable platform must not hang it for the default.
+    const cluster = await findCluster(cmasshClient(ctx.config), clusterName, deadlineFor(props, "update"));
     return cluster ? { clusterStatus: cluster.status } : undefined;
   },
 

@@ -44,9 +44,12 @@ export const nodePoolPolicies: PolicyTable = {
   count: { kind: "update", operation: "ScaleNodePool" },
 };
 
-/** Inputs that force replacement, and so seed derived names. */
+/**
+ * Inputs that force replacement, and so seed derived names. Taken exactly as the planner compares
+ * them (no labels and `{}` differ there), so every replacement gets a new name.
+ */
 export function nodePoolReplaceFields(inputs: Record<string, unknown>): unknown[] {
-  return [inputs.clusterName, inputs.instanceType, inputs.labels ?? {}];
+  return [inputs.clusterName, inputs.instanceType, inputs.labels];
 }
 
 /** Default timeouts of pool operations. */

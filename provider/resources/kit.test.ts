@@ -1,0 +1,175 @@
+import { describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { COMMON_IGNORED, type DiffPlan } from "../core/planner";
+import { defineResource, PartialStateError, type ResourceDefinition, withPartialState } from "./kit";
+
+type Props = Record<string, unknown>;
+interface WidgetInputs {
+  name: string;
+  size: number;
+  timeouts?: string;
+}
+
+/** A made-up resource kind: `name` replaces, `size` changes in place by `Resize`. */
+function widget(overrides: Partial<ResourceDefinition<WidgetInputs>> = {}) {
+  const calls: { op: string; args: unknown[] }[] = [];
+  const record = (op: string, ...args: unknown[]) => calls.push({ op, args });
+  const live = new Map<string, Props>();
+  const def: ResourceDefinition<WidgetInputs> = {
+    schema: z.object({ name: z.string(), size: z.number(), timeouts: z.string().optional() }).strict(),
+    policies: { ...COMMON_IGNORED, name: { kind: "replace" }, size: { kind: "update", operation: "Resize" } },
+    operations: {
+      async create(ctx, inputs) {
+        record("create", ctx.config.get("widget:endpoint"), inputs);
+        return { id: `w-${inputs.name}`, outs: { state: "READY", size: 0 } };
+      },
+      async read(ctx, id, props) {
+        record("read", ctx.config.get("widget:endpoint"), id, props);
+        return live.get(id);
+      },
+      async update(ctx, id, olds, news, plan) {
+        record("update", ctx.config.get("widget:endpoint"), id, olds, news, plan);
+        return { state: "RESIZED" };
+      },
+      async delete(ctx, id, props) {
+        record("delete", ctx.config.get("widget:endpoint"), id, props);
+      },
+    },
+    ...overrides,
+  };
+  return { handler: defineResource(def), calls, live };
+}
+
+const P = "provider-source";
+
+describe("defineResource: check", () => {
+  it("returns the validated inputs with __provider kept and no failures", async () => {
+    const { handler } = widget();
+    expect(await handler.check({}, { __provider: P, name: "a", size: 1 })).toEqual({
+      inputs: { name: "a", size: 1, __provider: P },
+      failures: [],
+    });
+  });
+
+  it("returns the inputs as sent, with the failures, and runs no completion when validation fails", async () => {
+    const complete = vi.fn((_olds: Props, news: WidgetInputs & Props) => news);
+    const checkChange = vi.fn(() => []);
+    const { handler } = widget({ complete, checkChange });
+    const news = { __provider: P, name: 1, size: "big" };
+    expect(await handler.check({ name: "a", size: 1 }, news)).toEqual({
+      inputs: news,
+      failures: [
+        { property: "name", reason: "name must be a string, got 1" },
+        { property: "size", reason: 'size must be a number, got "big"' },
+      ],
+    });
+    expect([complete.mock.calls.length, checkChange.mock.calls.length]).toEqual([0, 0]);
+  });
+
+  it("fills derived inputs from the old and validated new inputs", async () => {
+    const complete = vi.fn((olds: Props, news: WidgetInputs & Props) => ({ ...news, name: `${news.name}-${String(olds.size ?? "new")}` }));
+    const { handler } = widget({ complete });
+    expect((await handler.check({ size: 3 }, { __provider: P, name: "a", size: 4 })).inputs).toEqual({ name: "a-3", size: 4, __provider: P });
+    expect(complete.mock.calls).toEqual([[{ size: 3 }, { name: "a", size: 4 }]]);
+  });
+
+  it.each<[string, Props, number]>([
+    ["skips change checks on create (no old inputs)", {}, 0],
+    ["runs change checks on update", { name: "a", size: 9 }, 1],
+  ])("%s", async (_, olds, runs) => {
+    const failure = { property: "size", reason: "size cannot shrink" };
+    const checkChange = vi.fn(() => [failure]);
+    const { handler } = widget({ checkChange });
+    const result = await handler.check(olds, { __provider: P, name: "a", size: 1 });
+    expect([checkChange.mock.calls.length, result.failures]).toEqual([runs, runs ? [failure] : []]);
+  });
+});
+
+describe("defineResource: diff", () => {
+  const olds = { __provider: P, name: "a", size: 1, state: "READY", id: "w-a" };
+
+  it.each<[string, Props, boolean, object]>([
+    ["plans nothing when only ignored fields change", { __provider: "other", name: "a", size: 1, timeouts: "5m" }, true, { changes: false, replaces: [], deleteBeforeReplace: false }],
+    ["changes in place without replacement", { __provider: P, name: "a", size: 2 }, true, { changes: true, replaces: [], deleteBeforeReplace: false }],
+    ["replaces, deleting first when the definition says so", { __provider: P, name: "b", size: 1 }, true, { changes: true, replaces: ["name"], deleteBeforeReplace: true }],
+    ["replaces, creating first otherwise", { __provider: P, name: "b", size: 1 }, false, { changes: true, replaces: ["name"], deleteBeforeReplace: false }],
+  ])("%s", async (_, news, deleteFirst, expected) => {
+    const { handler, calls } = widget({ mustDeleteFirst: () => deleteFirst });
+    expect(await handler.diff("w-a", olds, news)).toEqual(expected);
+    expect(calls).toEqual([]);
+  });
+
+  it("answers deleteBeforeReplace false when the definition has no rule", async () => {
+    const { handler } = widget();
+    expect((await handler.diff("w-a", olds, { __provider: P, name: "b", size: 1 })).deleteBeforeReplace).toBe(false);
+  });
+});
+
+describe("defineResource: create, read, update, delete", () => {
+  it("runs operations with the configuration given to configure, read at call time", async () => {
+    const { handler, calls } = widget();
+    await handler.configure({ get: (k) => (k === "widget:endpoint" ? "http://one" : undefined) });
+    await handler.delete("w-a", { name: "a" });
+    await handler.configure({ get: (k) => (k === "widget:endpoint" ? "http://two" : undefined) });
+    await handler.delete("w-a", { name: "a" });
+    expect(calls.map((c) => c.args[0])).toEqual(["http://one", "http://two"]);
+  });
+
+  it("returns the inputs and the outputs of create, outputs winning", async () => {
+    const { handler } = widget();
+    expect(await handler.create({ __provider: P, name: "a", size: 2 })).toEqual({
+      id: "w-a",
+      outs: { __provider: P, name: "a", size: 0, state: "READY" },
+    });
+  });
+
+  it("merges what read found over the old state", async () => {
+    const { handler, live } = widget();
+    live.set("w-a", { state: "DEGRADED" });
+    expect(await handler.read("w-a", { __provider: P, name: "a", size: 2, state: "READY" })).toEqual({
+      id: "w-a",
+      props: { __provider: P, name: "a", size: 2, state: "DEGRADED" },
+    });
+  });
+
+  it("answers a blank id and no properties when read finds the object gone", async () => {
+    const { handler } = widget();
+    expect(await handler.read("w-a", { __provider: P, name: "a", size: 2 })).toEqual({ id: "", props: {} });
+  });
+
+  it("hands update the plan of in-place operations and returns the news with its outputs", async () => {
+    const { handler, calls } = widget();
+    const olds = { __provider: P, name: "a", size: 1, state: "READY" };
+    const news = { __provider: P, name: "a", size: 5 };
+    expect(await handler.update("w-a", olds, news)).toEqual({ outs: { ...news, state: "RESIZED" } });
+    const plan: DiffPlan = { changes: true, replaces: [], updates: [{ field: "size", operation: "Resize" }], stables: ["name"] };
+    expect(calls).toEqual([{ op: "update", args: [undefined, "w-a", olds, news, plan] }]);
+  });
+
+  it("hands delete the id and the state", async () => {
+    const { handler, calls } = widget();
+    await handler.delete("w-a", { name: "a", state: "READY" });
+    expect(calls).toEqual([{ op: "delete", args: [undefined, "w-a", { name: "a", state: "READY" }] }]);
+  });
+});
+
+describe("withPartialState", () => {
+  it.each<[string, unknown, string]>([
+    ["an Error", new Error("cluster is in ERROR"), "cluster is in ERROR"],
+    ["a string", "boom", "boom"],
+  ])("records the object with its properties when %s is thrown", (_, err, message) => {
+    const wrapped = withPartialState(err, "w-a", { __provider: P, name: "a" });
+    expect(wrapped).toBeInstanceOf(PartialStateError);
+    expect({ ...(wrapped as PartialStateError), message: (wrapped as Error).message }).toEqual({
+      id: "w-a",
+      properties: { __provider: P, name: "a" },
+      reasons: [message],
+      message,
+    });
+  });
+
+  it("passes a partial-state error through unchanged", () => {
+    const err = new PartialStateError("x", "w-b", { name: "b" }, ["x"]);
+    expect(withPartialState(err, "w-a", {})).toBe(err);
+  });
+});
