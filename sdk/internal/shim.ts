@@ -19,6 +19,20 @@ import type * as pulumi from "@pulumi/pulumi";
  * @param resourceType - the type routed by the entry point, e.g. `"cmassh:Cluster"`.
  */
 export function createProviderShim(moduleId: string, resourceType: string): pulumi.dynamic.ResourceProvider {
+  // One object per type: Pulumi caches the serialized text per provider object, so a program with
+  // fifty pools serializes the pool shim once, not fifty times.
+  const key = `${moduleId}\u0000${resourceType}`;
+  let shim = shims.get(key);
+  if (!shim) {
+    shim = buildShim(moduleId, resourceType);
+    shims.set(key, shim);
+  }
+  return shim;
+}
+
+const shims = new Map<string, pulumi.dynamic.ResourceProvider>();
+
+function buildShim(moduleId: string, resourceType: string): pulumi.dynamic.ResourceProvider {
   return {
     configure: (req) => require(moduleId).configure(resourceType, req),
     check: (olds, news) => require(moduleId).check(resourceType, olds, news),
