@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { ownerMarker } from "../../provider/core/naming";
+import { identityInputs } from "../internal/identity";
 import { createProviderShim } from "../internal/shim";
 
 /** How long each kind of operation may take, e.g. `"30m"`, `"1h30m"`, `"90s"`. */
@@ -65,8 +65,7 @@ export class Cluster extends pulumi.dynamic.Resource {
         kubernetesVersion: args.kubernetesVersion,
         controlPlane: args.controlPlane,
         timeouts: args.timeouts,
-        owner: ownerMarker(pulumi.getProject(), pulumi.getStack(), name),
-        resourceName: name,
+        ...identityInputs(name),
         status: undefined,
         statusMessage: undefined,
         kubeconfig: undefined,

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { ownerMarker } from "../../provider/core/naming";
+import { identityInputs } from "../internal/identity";
 import { createProviderShim } from "../internal/shim";
 import type { Timeouts } from "./cluster";
 
@@ -49,8 +49,7 @@ export class NodePool extends pulumi.dynamic.Resource {
         count: args.count,
         labels: args.labels,
         timeouts: args.timeouts,
-        owner: ownerMarker(pulumi.getProject(), pulumi.getStack(), name),
-        resourceName: name,
+        ...identityInputs(name),
         clusterStatus: undefined,
       },
       opts,

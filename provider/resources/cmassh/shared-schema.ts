@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Deadline } from "../../core/deadline";
 import { deriveName, OWNER_LABEL_KEY } from "../../core/naming";
 import { deepEqual } from "../../core/planner";
 import { describeValue, dnsLabel, durationString, isUnknown, labelMap, oneOf, orUnknown, UNKNOWN } from "../../core/validation";
@@ -38,6 +39,15 @@ export interface Timeouts {
   create?: string;
   update?: string;
   delete?: string;
+}
+
+/**
+ * The deadline of one kind of operation: the resource's `timeouts` entry, else its default. Old
+ * state without `timeouts` gets the defaults.
+ */
+export function deadlineFor(inputs: Record<string, unknown>, kind: keyof Timeouts, defaults: Required<Timeouts>): Deadline {
+  const timeouts = (inputs.timeouts ?? {}) as Timeouts;
+  return Deadline.fromDuration(timeouts[kind] ?? defaults[kind]);
 }
 
 /** Hidden inputs the SDK adds to every cma-ssh resource. */

@@ -1,17 +1,13 @@
 import type { ClusterDetail } from "../../../clients/cmassh/types";
-import { Deadline } from "../../../core/deadline";
+import type { Deadline } from "../../../core/deadline";
 import { ClusterformError, isTransient } from "../../../core/errors";
 import { backoffDelayMs, realSleep } from "../../../core/retry";
 import { type OperationContext, PartialStateError, type ResourceOperations } from "../../kit";
 import { cmasshClient, findCluster, isAlreadyExists, toPlatformLabels, waitForGone, waitForRunning } from "../common";
+import { deadlineFor } from "../shared-schema";
 import { CLUSTER_TIMEOUTS, type ClusterInputs } from "./schema";
 
 type Props = Record<string, unknown>;
-
-function deadlineFor(inputs: Props, kind: keyof typeof CLUSTER_TIMEOUTS): Deadline {
-  const timeouts = (inputs.timeouts ?? {}) as Partial<typeof CLUSTER_TIMEOUTS>;
-  return Deadline.fromDuration(timeouts[kind] ?? CLUSTER_TIMEOUTS[kind]);
-}
 
 function outputsOf(cluster: ClusterDetail): Props {
   return { status: cluster.status, statusMessage: cluster.statusMessage, kubeconfig: cluster.kubeconfig };
@@ -69,7 +65,7 @@ async function createOrAdopt(ctx: OperationContext, inputs: ClusterInputs & Prop
 /** cma-ssh clusters: create waits for RUNNING, a version change is an upgrade, delete waits for NOT_FOUND. */
 export const clusterOperations: ResourceOperations<ClusterInputs> = {
   async create(ctx, inputs) {
-    const deadline = deadlineFor(inputs, "create");
+    const deadline = deadlineFor(inputs, "create", CLUSTER_TIMEOUTS);
     await createOrAdopt(ctx, inputs, deadline);
     const name = inputs.name!;
     try {
@@ -91,13 +87,13 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
 
   async read(ctx, id, props) {
     // The user's update timeout bounds a refresh too: an unreachable platform must not hang it for the default.
-    const cluster = await findCluster(cmasshClient(ctx.config), id, deadlineFor(props, "update"));
+    const cluster = await findCluster(cmasshClient(ctx.config), id, deadlineFor(props, "update", CLUSTER_TIMEOUTS));
     return cluster ? outputsOf(cluster) : undefined;
   },
 
   async update(ctx, id, _olds, news, plan) {
     const client = cmasshClient(ctx.config);
-    const deadline = deadlineFor(news, "update");
+    const deadline = deadlineFor(news, "update", CLUSTER_TIMEOUTS);
     if (plan.updates.some((u) => u.field === "kubernetesVersion")) {
       const offered = await client.getUpgradeClusterInformation(id, { deadline });
       if (!offered.includes(news.kubernetesVersion)) {
@@ -122,7 +118,7 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
 
   async delete(ctx, id, props) {
     const client = cmasshClient(ctx.config);
-    const deadline = deadlineFor(props, "delete");
+    const deadline = deadlineFor(props, "delete", CLUSTER_TIMEOUTS);
     try {
       await client.deleteCluster(id, { deadline });
     } catch (err) {

@@ -1,15 +1,11 @@
-import { Deadline } from "../../../core/deadline";
+import type { Deadline } from "../../../core/deadline";
 import { ClusterformError } from "../../../core/errors";
 import { PartialStateError, type ResourceOperations } from "../../kit";
 import { cmasshClient, findCluster, isAlreadyExists, toPlatformLabels, waitForRunning } from "../common";
+import { deadlineFor } from "../shared-schema";
 import { NODE_POOL_TIMEOUTS, type NodePoolInputs } from "./schema";
 
 type Props = Record<string, unknown>;
-
-function deadlineFor(inputs: Props, kind: keyof typeof NODE_POOL_TIMEOUTS): Deadline {
-  const timeouts = (inputs.timeouts ?? {}) as Partial<typeof NODE_POOL_TIMEOUTS>;
-  return Deadline.fromDuration(timeouts[kind] ?? NODE_POOL_TIMEOUTS[kind]);
-}
 
 /** A pool's id: cma-ssh names pools within their cluster. */
 export function poolId(clusterName: string, name: string): string {
@@ -51,7 +47,7 @@ async function settle(clusterName: string, id: string, outs: Props, config: Para
 export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
   async create(ctx, inputs) {
     const client = cmasshClient(ctx.config);
-    const deadline = deadlineFor(inputs, "create");
+    const deadline = deadlineFor(inputs, "create", NODE_POOL_TIMEOUTS);
     const { clusterName, count } = inputs;
     const name = inputs.name!;
     const id = poolId(clusterName, name);
@@ -73,13 +69,13 @@ export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
   async read(ctx, id, props) {
     const { clusterName } = parseId(id, props);
     // The user's update timeout bounds a refresh too: an unreachable platform must not hang it for the default.
-    const cluster = await findCluster(cmasshClient(ctx.config), clusterName, deadlineFor(props, "update"));
+    const cluster = await findCluster(cmasshClient(ctx.config), clusterName, deadlineFor(props, "update", NODE_POOL_TIMEOUTS));
     return cluster ? { clusterStatus: cluster.status } : undefined;
   },
 
   async update(ctx, id, _olds, news, plan) {
     const client = cmasshClient(ctx.config);
-    const deadline = deadlineFor(news, "update");
+    const deadline = deadlineFor(news, "update", NODE_POOL_TIMEOUTS);
     const { clusterName, name } = parseId(id, news);
     if (plan.updates.some((u) => u.field === "count")) {
       await client.scaleNodePool(clusterName, [{ name, count: news.count }], { deadline });
@@ -89,7 +85,7 @@ export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
 
   async delete(ctx, id, props) {
     const client = cmasshClient(ctx.config);
-    const deadline = deadlineFor(props, "delete");
+    const deadline = deadlineFor(props, "delete", NODE_POOL_TIMEOUTS);
     const { clusterName, name } = parseId(id, props);
     try {
       await client.deleteNodePool(clusterName, [name], { deadline });
