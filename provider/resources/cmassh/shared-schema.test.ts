@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { UNKNOWN, validateInputs } from "../../core/validation";
-import { completeName, timeouts, userLabels } from "./shared-schema";
+import { completeName, readDeadline, timeouts, userLabels } from "./shared-schema";
 
 const DERIVED = /^web-[0-9a-f]{7}$/;
 
@@ -111,5 +111,17 @@ describe("timeouts", () => {
     ["a single string", "30m", "timeouts", 'timeouts must be an object, got "30m"'],
   ])("rejects %s", (_, given, property, reason) => {
     expect(validateInputs(timeoutsSchema, { timeouts: given })).toEqual({ failures: [{ property, reason }] });
+  });
+});
+
+describe("readDeadline", () => {
+  const defaults = { create: "30m", update: "45m", delete: "30m" };
+
+  it.each([
+    ["no timeouts: the 5 minute read cap, not the 45 minute update default", {}, 300_000],
+    ["a shorter update timeout bounds the read", { timeouts: { update: "90s" } }, 90_000],
+    ["a longer update timeout is capped at 5 minutes", { timeouts: { update: "2h" } }, 300_000],
+  ])("%s", (_what, props, expected) => {
+    expect(readDeadline(props, defaults).timeoutMs).toBe(expected);
   });
 });

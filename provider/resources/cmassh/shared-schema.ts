@@ -50,6 +50,19 @@ export function deadlineFor(inputs: Record<string, unknown>, kind: keyof Timeout
   return Deadline.fromDuration(timeouts[kind] ?? defaults[kind]);
 }
 
+/** The longest a refresh keeps retrying one read of an unreachable platform. */
+export const READ_TIMEOUT_MS = 5 * 60_000;
+
+/**
+ * The deadline of a refresh read: the resource's update timeout, but no more than
+ * {@link READ_TIMEOUT_MS}: a read is one call, and a refresh against a platform that is down should
+ * fail in minutes, not after a long operation's allowance.
+ */
+export function readDeadline(props: Record<string, unknown>, defaults: Required<Timeouts>): Deadline {
+  const update = deadlineFor(props, "update", defaults);
+  return new Deadline(Math.min(update.timeoutMs, READ_TIMEOUT_MS));
+}
+
 /** Hidden inputs the SDK adds to every cma-ssh resource. */
 export const identity = {
   /** The ownership marker, stable for one Pulumi resource of one stack. */

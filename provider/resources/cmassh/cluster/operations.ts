@@ -4,7 +4,7 @@ import { ClusterformError, isTransient } from "../../../core/errors";
 import { backoffDelayMs, realSleep } from "../../../core/retry";
 import { type OperationContext, PartialStateError, type ResourceOperations } from "../../kit";
 import { cmasshClient, findCluster, isAlreadyExists, toPlatformLabels, waitForGone, waitForRunning } from "../common";
-import { deadlineFor } from "../shared-schema";
+import { deadlineFor, readDeadline } from "../shared-schema";
 import { CLUSTER_TIMEOUTS, type ClusterInputs } from "./schema";
 
 type Props = Record<string, unknown>;
@@ -86,8 +86,7 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
   },
 
   async read(ctx, id, props) {
-    // The user's update timeout bounds a refresh too: an unreachable platform must not hang it for the default.
-    const cluster = await findCluster(cmasshClient(ctx.config), id, deadlineFor(props, "update", CLUSTER_TIMEOUTS));
+    const cluster = await findCluster(cmasshClient(ctx.config), id, readDeadline(props, CLUSTER_TIMEOUTS));
     return cluster ? outputsOf(cluster) : undefined;
   },
 

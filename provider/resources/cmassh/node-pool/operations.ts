@@ -2,7 +2,7 @@ import type { Deadline } from "../../../core/deadline";
 import { ClusterformError } from "../../../core/errors";
 import { PartialStateError, type ResourceOperations } from "../../kit";
 import { cmasshClient, findCluster, isAlreadyExists, toPlatformLabels, waitForRunning } from "../common";
-import { deadlineFor } from "../shared-schema";
+import { deadlineFor, readDeadline } from "../shared-schema";
 import { NODE_POOL_TIMEOUTS, type NodePoolInputs } from "./schema";
 
 type Props = Record<string, unknown>;
@@ -68,8 +68,7 @@ export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
 
   async read(ctx, id, props) {
     const { clusterName } = parseId(id, props);
-    // The user's update timeout bounds a refresh too: an unreachable platform must not hang it for the default.
-    const cluster = await findCluster(cmasshClient(ctx.config), clusterName, deadlineFor(props, "update", NODE_POOL_TIMEOUTS));
+    const cluster = await findCluster(cmasshClient(ctx.config), clusterName, readDeadline(props, NODE_POOL_TIMEOUTS));
     return cluster ? { clusterStatus: cluster.status } : undefined;
   },
 
