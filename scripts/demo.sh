@@ -40,11 +40,15 @@ echo "[demo] pulumi up"
 pulumi up --yes --non-interactive --skip-preview=false
 pulumi stack output
 echo "[demo] what the control plane saw (its audit log, GetCluster polls counted apart):"
-curl -s "http://127.0.0.1:$port/_local/audit?since=0" | node -e '
-  const { entries } = JSON.parse(require("fs").readFileSync(0, "utf8"));
+node -e '
+(async () => {
+  const { entries } = await (await fetch(process.argv[1])).json();
   const polls = entries.filter((e) => e.operation === "GetCluster").length;
-  for (const e of entries.filter((e) => e.operation !== "GetCluster")) console.log(`  ${e.time}  ${e.api}.${e.operation}  ${e.target}  ${e.code}`);
-  console.log(`  and ${polls} GetCluster polls`);'
+  for (const e of entries.filter((e) => e.operation !== "GetCluster")) {
+    console.log(`  ${e.time}  ${e.api}.${e.operation}  ${e.target}  ${e.code}`);
+  }
+  console.log(`  and ${polls} GetCluster polls`);
+})();' "http://127.0.0.1:$port/_local/audit?since=0"
 if [ "${1:-}" = "--destroy" ]; then
   pulumi destroy --yes --non-interactive
 fi
