@@ -219,8 +219,8 @@ cf_setup() {
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   cf_setup "$@"
 else
-  # Sourced: keep the caller's shell options as they were.
+  # Sourced: every step (the caller's arguments are its own), keeping the caller's shell options.
   cf_saved_opts="$(set +o)"
-  cf_setup "$@"
+  cf_setup
   eval "$cf_saved_opts"
 fi
