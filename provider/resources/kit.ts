@@ -57,7 +57,7 @@ export function defineResource<I>(def: ResourceDefinition<I>): ResourceHandler {
       return { inputs: { ...inputs, __provider }, failures };
     },
     async diff(_id, olds, news) {
-      const plan = planDiff(def.policies, pickInputs(def.policies, olds), news);
+      const plan = planDiff(def.policies, olds, news);
       const deleteBeforeReplace = plan.replaces.length > 0 && (def.mustDeleteFirst?.(olds, news) ?? false);
       return { changes: plan.changes, replaces: plan.replaces, deleteBeforeReplace };
     },
@@ -71,7 +71,7 @@ export function defineResource<I>(def: ResourceDefinition<I>): ResourceHandler {
       return live ? { id, props: { ...props, ...live } } : { id: "", props: {} };
     },
     async update(id, olds, news) {
-      const plan = planDiff(def.policies, pickInputs(def.policies, olds), news);
+      const plan = planDiff(def.policies, olds, news);
       const outs = await def.operations.update(ctx, id, olds, news as I & Props, plan);
       return { outs: { ...news, ...outs } };
     },
@@ -79,11 +79,6 @@ export function defineResource<I>(def: ResourceDefinition<I>): ResourceHandler {
       await def.operations.delete(ctx, id, props);
     },
   } satisfies ResourceHandler;
-}
-
-// Old state holds outputs next to inputs; only the fields with a policy take part in the diff.
-function pickInputs(policies: PolicyTable, olds: Props): Props {
-  return Object.fromEntries(Object.entries(olds).filter(([k]) => Object.hasOwn(policies, k)));
 }
 
 /**

@@ -2,7 +2,7 @@ import type { ClusterDetail } from "../../../clients/cmassh/types";
 import type { Deadline } from "../../../core/deadline";
 import { ClusterformError, isTransient } from "../../../core/errors";
 import { backoffDelayMs, realSleep } from "../../../core/retry";
-import { type OperationContext, PartialStateError, type ResourceOperations } from "../../kit";
+import { type OperationContext, PartialStateError, type ResourceOperations, withPartialState } from "../../kit";
 import { cmasshClient, findCluster, isAlreadyExists, toPlatformLabels, waitForGone, waitForRunning } from "../common";
 import { deadlineFor, readDeadline } from "../shared-schema";
 import { CLUSTER_TIMEOUTS, type ClusterInputs } from "./schema";
@@ -110,8 +110,7 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
       return outputsOf(cluster);
     } catch (err) {
       const seen = await findCluster(client, id, deadline).catch(() => undefined);
-      const message = err instanceof Error ? err.message : String(err);
-      throw new PartialStateError(message, id, { ...news, ...(seen ? outputsOf(seen) : {}) }, [message]);
+      throw withPartialState(err, id, { ...news, ...(seen ? outputsOf(seen) : {}) });
     }
   },
 

@@ -1,6 +1,6 @@
 import type { Deadline } from "../../../core/deadline";
 import { ClusterformError } from "../../../core/errors";
-import { PartialStateError, type ResourceOperations } from "../../kit";
+import { type ResourceOperations, withPartialState } from "../../kit";
 import { cmasshClient, findCluster, isAlreadyExists, toPlatformLabels, waitForRunning } from "../common";
 import { deadlineFor, readDeadline } from "../shared-schema";
 import { NODE_POOL_TIMEOUTS, type NodePoolInputs } from "./schema";
@@ -34,8 +34,7 @@ async function settle(clusterName: string, id: string, outs: Props, config: Para
     const { cluster } = await waitForRunning(cmasshClient(config), clusterName, deadline);
     return { clusterStatus: cluster.status };
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    throw new PartialStateError(message, id, outs, [message]);
+    throw withPartialState(err, id, outs);
   }
 }
 
