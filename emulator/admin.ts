@@ -8,14 +8,18 @@ export interface AdminDeps {
   faults: FaultRegistry;
   /** API and operation names faults may name. */
   knownOperations: KnownOperations;
+  /** Fault actions platforms add beyond the built-in ones. @default [] */
+  extraActions?: readonly string[];
   /** Read-only internal views by path, e.g. `"/_local/cmassh/clusters"`. */
   views: Readonly<Record<string, () => unknown>>;
+  /** Admin actions by path and HTTP method; each gets the JSON body (or undefined) and answers JSON. @default {} */
+  actions?: Readonly<Record<string, Readonly<Record<string, (body: unknown, url: URL) => unknown | Promise<unknown>>>>>;
 }
 
 type AdminAction = (req: HttpRequest, res: HttpResponse, url: URL) => Promise<void> | void;
 
 /** Thrown by admin actions for a request they reject with 400. */
-class BadRequest extends Error {}
+export class BadRequest extends Error {}
 
 function parseSince(url: URL): number {
   const raw = url.searchParams.get("since") ?? "0";
@@ -28,6 +32,7 @@ function parseSince(url: URL): number {
 
 async function readJsonBody(req: HttpRequest): Promise<unknown> {
   const text = await readBody(req);
+  if (text.trim() === "") return undefined;
   try {
     return JSON.parse(text);
   } catch {
@@ -54,7 +59,7 @@ function adminRoutes(deps: AdminDeps): Map<string, Record<string, AdminAction>> 
       {
         GET: (_req, res) => sendJson(res, 200, { faults: deps.faults.list() }),
         POST: async (req, res) => {
-          const fault = deps.faults.add(parseFault(await readJsonBody(req), deps.knownOperations));
+          const fault = deps.faults.add(parseFault(await readJsonBody(req), deps.knownOperations, deps.extraActions));
           sendJson(res, 200, { id: fault.id });
         },
         DELETE: (_req, res) => {
@@ -66,6 +71,13 @@ function adminRoutes(deps: AdminDeps): Map<string, Record<string, AdminAction>> 
   ]);
   for (const [path, view] of Object.entries(deps.views)) {
     routes.set(path, { GET: (_req, res) => sendJson(res, 200, view()) });
+  }
+  for (const [path, methods] of Object.entries(deps.actions ?? {})) {
+    const entry = { ...routes.get(path) };
+    for (const [method, act] of Object.entries(methods)) {
+      entry[method] = async (req, res, url) => sendJson(res, 200, (await act(await readJsonBody(req), url)) ?? {});
+    }
+    routes.set(path, entry);
   }
   return routes;
 }

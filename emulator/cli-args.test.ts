@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { parseCliArgs, UsageError } from "./cli-args";
+import { parseCliArgs, USAGE, UsageError } from "./cli-args";
 
 describe("parseCliArgs", () => {
   it("uses the documented defaults", () => {
     expect(parseCliArgs([])).toEqual({
       kind: "start",
-      options: { port: 9020, host: "127.0.0.1", dataDir: "./.clusterform-data", timeScale: 1, cmasshVersions: undefined },
+      options: { port: 9020, host: "127.0.0.1", dataDir: "./.clusterform-data", timeScale: 1, platformOptions: {} },
     });
   });
 
@@ -13,8 +13,19 @@ describe("parseCliArgs", () => {
     const argv = ["--port", "0", "--host", "0.0.0.0", "--data", "/tmp/x", "--time-scale", "0.5", "--cmassh-versions", "1.31.6, 1.32.3"];
     expect(parseCliArgs(argv)).toEqual({
       kind: "start",
-      options: { port: 0, host: "0.0.0.0", dataDir: "/tmp/x", timeScale: 0.5, cmasshVersions: ["1.31.6", "1.32.3"] },
+      options: {
+        port: 0,
+        host: "0.0.0.0",
+        dataDir: "/tmp/x",
+        timeScale: 0.5,
+        platformOptions: { cmassh: { versions: ["1.31.6", "1.32.3"] } },
+      },
     });
+  });
+
+  it("lists every platform's flags in the usage text", () => {
+    expect(USAGE).toMatch(/--cmassh-versions <value> +Kubernetes versions offered for cma-ssh upgrades/);
+    expect(USAGE).toMatch(/--time-scale <x> +multiply every simulated duration/);
   });
 
   it("recognises --help", () => {
@@ -28,7 +39,7 @@ describe("parseCliArgs", () => {
     [["--time-scale=-1"], 'invalid value "-1" for --time-scale: expected a number >= 0'],
     [["--time-scale", "-1"], "--time-scale"],
     [["--port"], "--port"],
-    [["--cmassh-versions", "1.31.6,latest"], 'invalid version "latest" in --cmassh-versions'],
+    [["--cmassh-versions", "1.31.6,latest"], '--cmassh-versions: invalid version "latest"'],
     [["--data", ""], 'invalid value "" for --data'],
     [["--colour"], "--colour"],
     [["stray"], "stray"],

@@ -1,17 +1,27 @@
 import { parseArgs } from "node:util";
-import { parseVersion } from "./cmassh/versions";
+import type { PlatformFlag, PlatformModule } from "./platform";
+import { PLATFORMS } from "./platforms";
 import type { LocalControlPlaneOptions } from "./server";
 
-/** Usage text printed with `--help` and after a flag error. */
-export const USAGE = `Usage: clusterform-local [options]
+const COMMON_FLAGS: readonly [string, string][] = [
+  ["--port <n>", "TCP port, 0 picks a free one (default 9020)"],
+  ["--host <h>", "interface to bind (default 127.0.0.1)"],
+  ["--data <dir>", "state directory (default ./.clusterform-data)"],
+  ["--time-scale <x>", "multiply every simulated duration by x >= 0 (default 1)"],
+];
 
-Options:
-  --port <n>                    TCP port, 0 picks a free one (default 9020)
-  --host <h>                    interface to bind (default 127.0.0.1)
-  --data <dir>                  state directory (default ./.clusterform-data)
-  --time-scale <x>              multiply every simulated duration by x >= 0 (default 1)
-  --cmassh-versions <a,b,...>   Kubernetes versions offered for cma-ssh upgrades (x.y.z)
-  --help                        show this help`;
+function usage(platforms: readonly PlatformModule[]): string {
+  const lines = [
+    ...COMMON_FLAGS,
+    ...platforms.flatMap((m) => (m.flags ?? []).map((f): [string, string] => [`--${f.name} <value>`, f.help])),
+    ["--help", "show this help"],
+  ];
+  const width = Math.max(...lines.map(([flag]) => flag.length)) + 2;
+  return `Usage: clusterform-local [options]\n\nOptions:\n${lines.map(([flag, help]) => `  ${flag.padEnd(width)}${help}`).join("\n")}`;
+}
+
+/** Usage text printed with `--help` and after a flag error. */
+export const USAGE = usage(PLATFORMS);
 
 /** Thrown for a bad command line; the message names the flag, the value and what is allowed. */
 export class UsageError extends Error {}
@@ -37,14 +47,25 @@ function numberFlag(flags: Flags, name: string): number | undefined {
   return value;
 }
 
-function versionsFlag(raw: string | undefined): string[] | undefined {
-  if (raw === undefined) return undefined;
-  const versions = raw.split(",").map((v) => v.trim());
-  const bad = versions.find((v) => parseVersion(v) === undefined);
-  if (bad !== undefined) {
-    throw new UsageError(`invalid version "${bad}" in --cmassh-versions: expected a comma-separated list of x.y.z, e.g. 1.31.6,1.32.3`);
+function platformFlag(flag: PlatformFlag, raw: string): unknown {
+  try {
+    return flag.parse(raw);
+  } catch (error) {
+    throw new UsageError(`--${flag.name}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return versions;
+}
+
+/** Each platform's options from its flags; platforms given no flag are left out. */
+function platformOptions(flags: Flags): Record<string, Record<string, unknown>> {
+  const options: Record<string, Record<string, unknown>> = {};
+  for (const module of PLATFORMS) {
+    for (const flag of module.flags ?? []) {
+      const raw = flags[flag.name];
+      if (typeof raw !== "string") continue;
+      options[module.api] = { ...options[module.api], [flag.option]: platformFlag(flag, raw) };
+    }
+  }
+  return options;
 }
 
 function nonEmpty(flags: Flags, name: string, fallback: string): string {
@@ -67,7 +88,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         host: { type: "string" },
         data: { type: "string" },
         "time-scale": { type: "string" },
-        "cmassh-versions": { type: "string" },
+        ...Object.fromEntries(PLATFORMS.flatMap((m) => (m.flags ?? []).map((f) => [f.name, { type: "string" as const }]))),
         help: { type: "boolean" },
       },
     }).values;
@@ -82,7 +103,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       host: nonEmpty(flags, "host", "127.0.0.1"),
       dataDir: nonEmpty(flags, "data", "./.clusterform-data"),
       timeScale: numberFlag(flags, "time-scale") ?? 1,
-      cmasshVersions: versionsFlag(flags["cmassh-versions"] as string | undefined),
+      platformOptions: platformOptions(flags),
     },
   };
 }

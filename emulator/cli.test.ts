@@ -76,7 +76,7 @@ describe("clusterform-local CLI", () => {
   it.each([
     [["--port", "70000"], 'invalid value "70000" for --port: expected an integer from 0 to 65535'],
     [["--time-scale=fast"], 'invalid value "fast" for --time-scale'],
-    [["--cmassh-versions", "1.2"], 'invalid version "1.2" in --cmassh-versions'],
+    [["--cmassh-versions", "1.2"], '--cmassh-versions: invalid version "1.2"'],
     [["--verbose"], "--verbose"],
   ])("exits 2 with a clear message for %j", async (args, message) => {
     const run = runCli(args);

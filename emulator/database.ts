@@ -2,40 +2,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 
-/** Tables for the cma-ssh state and the audit log. Operation times are absolute epoch milliseconds. */
+/** The shared tables: the audit log. Each platform module brings its own tables (`schema`). */
 const SCHEMA = `
-CREATE TABLE IF NOT EXISTS cmassh_clusters (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  name TEXT NOT NULL UNIQUE,
-  k8s_version TEXT NOT NULL,
-  cp_instance_type TEXT NOT NULL,
-  cp_count INTEGER NOT NULL,
-  cp_labels TEXT NOT NULL,
-  token TEXT NOT NULL,
-  provisioned INTEGER NOT NULL DEFAULT 0,
-  error_message TEXT NOT NULL DEFAULT '',
-  error_at_ms INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE IF NOT EXISTS cmassh_pools (
-  cluster_id INTEGER NOT NULL,
-  name TEXT NOT NULL,
-  instance_type TEXT NOT NULL,
-  count INTEGER NOT NULL,
-  labels TEXT NOT NULL,
-  PRIMARY KEY (cluster_id, name)
-);
-CREATE TABLE IF NOT EXISTS cmassh_operations (
-  id INTEGER PRIMARY KEY AUTOINCREMENT,
-  cluster_id INTEGER NOT NULL,
-  kind TEXT NOT NULL,
-  start_ms INTEGER NOT NULL,
-  end_ms INTEGER NOT NULL,
-  outcome TEXT NOT NULL,
-  message TEXT NOT NULL DEFAULT '',
-  payload TEXT NOT NULL DEFAULT '{}',
-  settled INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX IF NOT EXISTS cmassh_operations_pending ON cmassh_operations (settled, end_ms);
 CREATE TABLE IF NOT EXISTS audit (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   time TEXT NOT NULL,
@@ -48,7 +16,7 @@ CREATE TABLE IF NOT EXISTS audit (
 `;
 
 /**
- * Opens (creating if needed) `<dataDir>/state.db` in WAL mode with the emulator's schema.
+ * Opens (creating if needed) `<dataDir>/state.db` in WAL mode with the shared tables.
  */
 export function openDatabase(dataDir: string): DatabaseSync {
   fs.mkdirSync(dataDir, { recursive: true });

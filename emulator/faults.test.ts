@@ -8,6 +8,13 @@ describe("parseFault", () => {
     expect(parseFault({ action: "error" }, KNOWN)).toEqual({ action: "error", count: 1, code: "UNAVAILABLE" });
   });
 
+  it("accepts an action a platform declares and names every allowed action otherwise", () => {
+    expect(parseFault({ action: "fail-node" }, KNOWN, ["fail-node"])).toEqual({ action: "fail-node", count: 1 });
+    expect(() => parseFault({ action: "fail-node" }, KNOWN)).toThrow(
+      'invalid fault: field "action": got "fail-node", allowed: error, delay, fail-operation',
+    );
+  });
+
   it('defaults the message of "fail-operation" to "simulated failure"', () => {
     expect(parseFault({ action: "fail-operation", operation: "CreateCluster" }, KNOWN)).toEqual({
       action: "fail-operation",

@@ -2,8 +2,14 @@ import type { Code } from "@connectrpc/connect";
 import { z } from "zod";
 import { ERROR_CODE_NAMES, parseErrorCode } from "./grpc-codes";
 
-/** What a fault does to the calls it matches. */
-export type FaultAction = "error" | "delay" | "fail-operation";
+/** The fault actions every platform understands. */
+export const BUILT_IN_ACTIONS = ["error", "delay", "fail-operation"] as const;
+
+/**
+ * What a fault does to the calls it matches: one of {@link BUILT_IN_ACTIONS}, or an action a
+ * platform module declares (e.g. a node that fails to start).
+ */
+export type FaultAction = string;
 
 /** The call fields a fault is matched against. */
 export interface CallIdentity {
@@ -35,7 +41,7 @@ const faultBody = z.strictObject({
   operation: z.string().min(1).optional(),
   target: z.string().optional(),
   count: z.number().int().positive().default(1),
-  action: z.enum(["error", "delay", "fail-operation"]),
+  action: z.string().min(1),
   code: z.enum(ERROR_CODE_NAMES as [string, ...string[]]).optional(),
   message: z.string().optional(),
   delayMs: z.number().int().nonnegative().optional(),
@@ -49,11 +55,18 @@ function describeIssue(issue: z.core.$ZodIssue): string {
   return `${field}: ${issue.message}`;
 }
 
-/** Validates an admin request body into a fault without id, applying defaults. */
-export function parseFault(body: unknown, known: KnownOperations): Omit<Fault, "id"> {
+/**
+ * Validates an admin request body into a fault without id, applying defaults.
+ * @param extraActions - actions platform modules add. @default []
+ */
+export function parseFault(body: unknown, known: KnownOperations, extraActions: readonly string[] = []): Omit<Fault, "id"> {
   const result = faultBody.safeParse(body);
   if (!result.success) throw new FaultValidationError(`invalid fault: ${result.error.issues.map(describeIssue).join("; ")}`);
   const fault = result.data;
+  const actions = [...BUILT_IN_ACTIONS, ...extraActions];
+  if (!actions.includes(fault.action)) {
+    throw new FaultValidationError(`invalid fault: field "action": got "${fault.action}", allowed: ${actions.join(", ")}`);
+  }
   if (fault.api !== undefined && !(fault.api in known)) {
     throw new FaultValidationError(`invalid fault: field "api": got "${fault.api}", allowed: ${Object.keys(known).join(", ")}`);
   }

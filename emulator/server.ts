@@ -6,16 +6,12 @@ import { createAdminHandler } from "./admin";
 import { createAuditLog } from "./audit";
 import { createCallPipeline } from "./calls";
 import { type Clock, systemClock } from "./clock";
-import { listClustersForAdmin } from "./cmassh/admin-view";
-import type { CmasshEnv } from "./cmassh/context";
-import { createCmasshGateway } from "./cmassh/rest-gateway";
-import { CMASSH_API, CMASSH_OPERATIONS, createCmasshService } from "./cmassh/service";
-import { CmasshStore } from "./cmassh/store";
-import { compareVersions, DEFAULT_CMASSH_VERSIONS, parseVersion } from "./cmassh/versions";
 import { openDatabase } from "./database";
 import { FaultRegistry } from "./faults";
 import { type HttpRequest, type HttpResponse, type RouteHandler, sendJson } from "./http-json";
 import { createMultiplexedListener } from "./listener";
+import type { MountedPlatform, PlatformModule } from "./platform";
+import { PLATFORMS } from "./platforms";
 
 /** Options of {@link startLocalControlPlane}. */
 export interface LocalControlPlaneOptions {
@@ -29,6 +25,8 @@ export interface LocalControlPlaneOptions {
   timeScale?: number;
   /** Kubernetes versions cma-ssh offers for upgrades (`x.y.z`). @default ["1.28.15", "1.29.14", "1.30.10", "1.31.6", "1.32.3", "1.33.1"] */
   cmasshVersions?: string[];
+  /** Each platform's own options by API name, e.g. `{ cmassh: { versions: [...] } }`. @default {} */
+  platformOptions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** Source of time; tests may pass a fake clock. @default the system clock */
   clock?: Clock;
 }
@@ -43,16 +41,21 @@ export interface LocalControlPlane {
   close(): Promise<void>;
 }
 
+/** Each platform's options: `platformOptions`, plus `cmasshVersions` for cma-ssh. */
+function optionsOf(opts: LocalControlPlaneOptions, module: PlatformModule): Readonly<Record<string, unknown>> {
+  const own = opts.platformOptions?.[module.api] ?? {};
+  return module.api === "cmassh" && opts.cmasshVersions ? { ...own, versions: opts.cmasshVersions } : own;
+}
+
 function validateOptions(opts: LocalControlPlaneOptions): void {
-  const { port = 9020, timeScale = 1, cmasshVersions = [] } = opts;
+  const { port = 9020, timeScale = 1 } = opts;
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new RangeError(`invalid port ${port}: expected an integer from 0 to 65535`);
   }
   if (!Number.isFinite(timeScale) || timeScale < 0) {
     throw new RangeError(`invalid timeScale ${timeScale}: expected a finite number >= 0`);
   }
-  const bad = cmasshVersions.find((v) => parseVersion(v) === undefined);
-  if (bad !== undefined) throw new RangeError(`invalid cmassh version "${bad}": expected x.y.z, e.g. 1.31.6`);
+  for (const module of PLATFORMS) module.validateOptions?.(optionsOf(opts, module));
 }
 
 function createHttpHandler(handlers: readonly RouteHandler[]): (req: HttpRequest, res: HttpResponse) => void {
@@ -80,8 +83,8 @@ function listen(server: net.Server, port: number, host: string): Promise<number>
 }
 
 /**
- * Starts the local control plane: one TCP port serving the cma-ssh gRPC service over h2c, its
- * REST gateway under `/api/v1` and the admin API under `/_local/` over HTTP/1.1.
+ * Starts the local control plane: one TCP port serving every platform of `PLATFORMS` (gRPC over
+ * h2c, REST over HTTP/1.1) and the admin API under `/_local/`.
  */
 export async function startLocalControlPlane(opts: LocalControlPlaneOptions): Promise<LocalControlPlane> {
   validateOptions(opts);
@@ -90,23 +93,27 @@ export async function startLocalControlPlane(opts: LocalControlPlaneOptions): Pr
   const db = openDatabase(opts.dataDir);
   const audit = createAuditLog(db);
   const faults = new FaultRegistry();
-  const env: CmasshEnv = {
-    store: new CmasshStore(db),
-    clock,
-    timeScale: opts.timeScale ?? 1,
-    versions: [...(opts.cmasshVersions ?? DEFAULT_CMASSH_VERSIONS)].sort(compareVersions),
-    startedAt: new Date(clock.now()).toISOString(),
-  };
-  const cmassh = createCmasshService(env, createCallPipeline({ audit, faults, clock }));
+  const pipeline = createCallPipeline({ audit, faults, clock });
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+  let baseUrl = "";
+  const mounted: MountedPlatform[] = PLATFORMS.map((module) => {
+    db.exec(module.schema);
+    const options = optionsOf(opts, module);
+    return module.start({ db, clock, timeScale: opts.timeScale ?? 1, pipeline, faults, options, baseUrl: () => baseUrl });
+  });
   const admin = createAdminHandler({
     audit,
     faults,
-    knownOperations: { [CMASSH_API]: CMASSH_OPERATIONS },
-    views: { "/_local/cmassh/clusters": () => listClustersForAdmin(env) },
+    knownOperations: Object.fromEntries(PLATFORMS.map((m) => [m.api, m.operations])),
+    extraActions: PLATFORMS.flatMap((m) => m.faultActions ?? []),
+    views: Object.assign({}, ...mounted.map((m) => m.views ?? {})),
+    actions: Object.assign({}, ...mounted.map((m) => m.actions ?? {})),
   });
-  const httpHandler = createHttpHandler([admin, createCmasshGateway(cmassh)]);
+  const httpHandler = createHttpHandler([admin, ...mounted.flatMap((m) => (m.http ? [m.http] : []))]);
   const handler = connectNodeAdapter({
-    routes: (router) => cmassh.register(router),
+    routes: (router) => {
+      for (const m of mounted) m.registerGrpc?.(router);
+    },
     // Connect's response type omits `write`, which the JSON handlers never use.
     fallback: (req, res) => httpHandler(req, res as unknown as HttpResponse),
   });
@@ -115,14 +122,18 @@ export async function startLocalControlPlane(opts: LocalControlPlaneOptions): Pr
   try {
     port = await listen(listener.server, opts.port ?? 9020, host);
   } catch (error) {
+    await Promise.all(mounted.map((m) => m.close?.()));
     db.close();
     throw error;
   }
+  baseUrl = `http://${urlHost}:${port}`;
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
-    closing ??= listener.close().then(() => db.close());
+    closing ??= listener
+      .close()
+      .then(() => Promise.all(mounted.map((m) => m.close?.())))
+      .then(() => db.close());
     return closing;
   };
-  const urlHost = host.includes(":") ? `[${host}]` : host;
-  return { url: `http://${urlHost}:${port}`, port, close };
+  return { url: baseUrl, port, close };
 }

@@ -1,0 +1,69 @@
+import type { DatabaseSync } from "node:sqlite";
+import type { ConnectRouter } from "@connectrpc/connect";
+import type { CallPipeline } from "./calls";
+import type { Clock } from "./clock";
+import type { FaultRegistry } from "./faults";
+import type { RouteHandler } from "./http-json";
+
+/** What the server hands every platform module when it starts. */
+export interface PlatformContext {
+  /** The shared SQLite database; the module's `schema` has been applied to it. */
+  db: DatabaseSync;
+  clock: Clock;
+  /** Multiplies every simulated duration; 0 makes operations end at once. */
+  timeScale: number;
+  /** Runs each API call through faults and the audit log. */
+  pipeline: CallPipeline;
+  /** The fault registry, for faults a module consumes outside a call (a node that fails to start). */
+  faults: FaultRegistry;
+  /** The server's base URL (`http://host:port`), known once it listens: for `Location` headers and catalogs. */
+  baseUrl(): string;
+  /** This platform's own options, as its command-line flags or the caller set them. */
+  options: Readonly<Record<string, unknown>>;
+}
+
+/** What a started platform serves. */
+export interface MountedPlatform {
+  /** Registers the platform's gRPC services on the shared router. */
+  registerGrpc?(router: ConnectRouter): void;
+  /** The platform's REST routes; answers false for requests that are not its own. */
+  http?: RouteHandler;
+  /** Read-only admin views by path, each under `/_local/<api>/`. */
+  views?: Readonly<Record<string, () => unknown>>;
+  /** Admin actions by path and method (POST, DELETE), each under `/_local/<api>/`. */
+  actions?: Readonly<Record<string, Readonly<Record<string, (body: unknown, url: URL) => unknown | Promise<unknown>>>>>;
+  /** Stops timers and open streams; the database is closed by the server. */
+  close?(): void | Promise<void>;
+}
+
+/** A command-line flag a platform adds to `clusterform-local`. */
+export interface PlatformFlag {
+  /** The flag without dashes, e.g. `cmassh-versions`. */
+  name: string;
+  /** One line of help. */
+  help: string;
+  /** The key in the platform's options. */
+  option: string;
+  /** Turns the raw text into the option's value; throws an Error naming what is allowed. */
+  parse(raw: string): unknown;
+}
+
+/**
+ * One emulated platform. The server mounts every module of `PLATFORMS` (platforms.ts): adding a
+ * platform touches no other platform's files.
+ */
+export interface PlatformModule {
+  /** The API name calls are audited and faults matched under, e.g. `cmassh`. */
+  api: string;
+  /** SQL run at start (`CREATE TABLE IF NOT EXISTS ...`); table names start with `<api>_`. */
+  schema: string;
+  /** Operation names faults may name for this API (RPC methods or documented REST names). */
+  operations: readonly string[];
+  /** Fault actions beyond `error`, `delay` and `fail-operation` that this platform consumes. @default [] */
+  faultActions?: readonly string[];
+  /** Command-line flags. @default [] */
+  flags?: readonly PlatformFlag[];
+  /** Checks the platform's options before anything starts; throws a RangeError naming the option. */
+  validateOptions?(options: Readonly<Record<string, unknown>>): void;
+  start(ctx: PlatformContext): MountedPlatform;
+}
