@@ -1,7 +1,7 @@
 import { type Client, createClient } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { Cluster } from "../../../proto/gen/cmassh/api_pb";
-import { type CallerOptions, type CallOptions, type Caller, createCaller, goneOnRetry } from "./caller";
+import { type CallerOptions, type CallOptions, type Caller, createCaller, goneOnRetry } from "../shared/grpc-caller";
 import { fromClusterDetail, fromClusterItem, fromVersionInformation, toCreateClusterMsg, toMachineSpec } from "./mapping";
 import type {
   ClusterDetail,
@@ -13,7 +13,7 @@ import type {
   VersionInformation,
 } from "./types";
 
-export type { CallOptions } from "./caller";
+export type { CallOptions } from "../shared/grpc-caller";
 
 /** Options of {@link createCmasshClient}. */
 export interface CmasshClientOptions extends CallerOptions {
