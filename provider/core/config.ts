@@ -1,4 +1,6 @@
+import { parseDuration } from "./deadline";
 import { ClusterformError } from "./errors";
+import { DEFAULT_UNREACHABLE_MS } from "./retry";
 
 /** The platforms Clusterform manages. */
 export const PLATFORMS = ["cmassh", "cyclecloud", "senlin", "peloton", "vcluster"] as const;
@@ -69,4 +71,29 @@ function checkUrl(platform: Platform, value: string, label: string): string {
     });
   }
   return value.replace(/\/+$/, "");
+}
+
+/**
+ * How long an unreachable platform (connection refused, unknown host, TLS failure) is retried
+ * before an operation fails: stack config `clusterform:unreachableTimeout`, then the environment
+ * variable `CLUSTERFORM_UNREACHABLE_TIMEOUT`, as a duration such as `30s` or `2m`; else 1 minute.
+ * @throws ClusterformError InvalidArgument naming the key, the value and the accepted form.
+ */
+export function resolveUnreachableTimeoutMs(config: ConfigReader, env: Env = process.env): number {
+  const candidates = [
+    { label: "stack config clusterform:unreachableTimeout", value: config.get("clusterform:unreachableTimeout") },
+    { label: "environment variable CLUSTERFORM_UNREACHABLE_TIMEOUT", value: env.CLUSTERFORM_UNREACHABLE_TIMEOUT },
+  ];
+  const found = candidates.find((c) => c.value?.trim());
+  if (!found) return DEFAULT_UNREACHABLE_MS;
+  try {
+    return parseDuration(found.value!);
+  } catch {
+    throw new ClusterformError({
+      code: "InvalidArgument",
+      platformCode: "INVALID_CONFIG",
+      operation: "reading the unreachable-platform timeout",
+      platformMessage: `${found.label} is ${JSON.stringify(found.value)}: it must be a duration such as "30s", "1m" or "2m30s"`,
+    });
+  }
 }

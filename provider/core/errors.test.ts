@@ -1,6 +1,6 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
-import { ClusterformError, type ErrorCode, isTransient, redact } from "./errors";
+import { ClusterformError, type ErrorCode, isTransient, redact, withAddress } from "./errors";
 
 const OP = 'ScaleNodePool pool "gpu" of cluster "prod"';
 
@@ -41,6 +41,44 @@ describe("ClusterformError.from", () => {
   ])("treats the Node network error %s as Unavailable", (sysCode, message) => {
     const err = ClusterformError.from(networkError(sysCode, message), OP);
     expect([err.code, err.message]).toEqual(["Unavailable", `${OP}: ${sysCode}: ${message}`]);
+  });
+
+  it.each<[string, unknown, string, boolean]>([
+    ["a refused connection", networkError("ECONNREFUSED", "connect ECONNREFUSED 127.0.0.1:9020"), "ECONNREFUSED", true],
+    ["an unknown host", networkError("ENOTFOUND", "getaddrinfo ENOTFOUND nowhere.invalid"), "ENOTFOUND", true],
+    ["no route to the host", networkError("EHOSTUNREACH", "connect EHOSTUNREACH 10.9.9.9:443"), "EHOSTUNREACH", true],
+    ["a reset after the platform answered", networkError("ECONNRESET", "read ECONNRESET"), "ECONNRESET", false],
+    [
+      "fetch's wrapper around a refused connection",
+      new TypeError("fetch failed", { cause: networkError("ECONNREFUSED", "connect ECONNREFUSED 127.0.0.1:5000") }),
+      "ECONNREFUSED",
+      true,
+    ],
+    [
+      "Connect's wrapper around an unknown host",
+      new ConnectError("getaddrinfo ENOTFOUND nowhere.invalid", Code.Unavailable, undefined, undefined, networkError("ENOTFOUND", "getaddrinfo ENOTFOUND nowhere.invalid")),
+      "ENOTFOUND",
+      true,
+    ],
+  ])("tells whether the platform was reached: %s", (_, cause, platformCode, unreachable) => {
+    const err = ClusterformError.from(cause, OP);
+    expect([err.code, err.platformCode, err.unreachable, isTransient(err)]).toEqual(["Unavailable", platformCode, unreachable, true]);
+  });
+
+  it("translates a failed TLS handshake as unreachable and never retried, saying it was TLS", () => {
+    const tls = networkError("DEPTH_ZERO_SELF_SIGNED_CERT", "self-signed certificate");
+    const err = ClusterformError.from(new ConnectError("self-signed certificate", Code.Unknown, undefined, undefined, tls), OP);
+    expect([err.code, err.platformCode, err.unreachable, isTransient(err)]).toEqual(["Unavailable", "TLS_FAILURE", true, false]);
+    expect(err.message).toBe(`${OP}: TLS_FAILURE: TLS handshake failed: self-signed certificate`);
+  });
+
+  it("names the address in the message of an unreachable error, once, and leaves reached errors alone", () => {
+    const refused = ClusterformError.from(networkError("ECONNREFUSED", "connect ECONNREFUSED 127.0.0.1:9020"), OP);
+    const named = withAddress(refused, "http://127.0.0.1:9020");
+    expect(named.message).toBe(`${OP}: ECONNREFUSED: cannot reach http://127.0.0.1:9020: connect ECONNREFUSED 127.0.0.1:9020`);
+    expect(withAddress(named, "http://127.0.0.1:9020")).toBe(named);
+    const reached = ClusterformError.from(new ConnectError("busy", Code.Unavailable), OP);
+    expect(withAddress(reached, "http://127.0.0.1:9020")).toBe(reached);
   });
 
   it("treats a socket hang up as Unavailable", () => {

@@ -34,6 +34,12 @@ export interface ClusterformErrorInit {
    * @default false
    */
   ownDeadline?: boolean;
+  /**
+   * True when the platform was never reached: connection refused, unknown host, no route, TLS
+   * handshake failure. A platform that answered, even with an error, was reached.
+   * @default false
+   */
+  unreachable?: boolean;
 }
 
 /**
@@ -51,6 +57,8 @@ export class ClusterformError extends Error {
   readonly platformMessage: string;
   /** See {@link ClusterformErrorInit.ownDeadline}. */
   readonly ownDeadline: boolean;
+  /** See {@link ClusterformErrorInit.unreachable}. */
+  readonly unreachable: boolean;
 
   constructor(init: ClusterformErrorInit) {
     super(`${init.operation}: ${init.platformCode}: ${init.platformMessage}`, { cause: init.cause });
@@ -60,6 +68,7 @@ export class ClusterformError extends Error {
     this.operation = init.operation;
     this.platformMessage = init.platformMessage;
     this.ownDeadline = init.ownDeadline ?? false;
+    this.unreachable = init.unreachable ?? false;
   }
 
   /**
@@ -93,7 +102,7 @@ export class ClusterformError extends Error {
   }
 }
 
-type Translated = Pick<ClusterformErrorInit, "code" | "platformCode" | "platformMessage">;
+type Translated = Pick<ClusterformErrorInit, "code" | "platformCode" | "platformMessage" | "unreachable">;
 
 /** gRPC/Connect codes to ours; OutOfRange is a bad argument, Aborted a concurrent-change conflict. */
 const CONNECT_CODES: Readonly<Record<Code, ErrorCode>> = {
@@ -115,16 +124,43 @@ const CONNECT_CODES: Readonly<Record<Code, ErrorCode>> = {
   [Code.Unauthenticated]: "Unauthenticated",
 };
 
-/** Node socket error codes: all mean the platform could not be reached right now. */
-const NETWORK_CODES: Readonly<Record<string, ErrorCode>> = {
-  ECONNREFUSED: "Unavailable",
-  ECONNRESET: "Unavailable",
-  EPIPE: "Unavailable",
-  ETIMEDOUT: "Unavailable",
-  EAI_AGAIN: "Unavailable",
-  EHOSTUNREACH: "Unavailable",
-  ENETUNREACH: "Unavailable",
+/**
+ * Node socket error codes. `reached` says whether the platform was reached before the failure: a
+ * reset or broken pipe ends a conversation that had started, the others never got one going.
+ */
+const NETWORK_CODES: Readonly<Record<string, { code: ErrorCode; reached: boolean }>> = {
+  ECONNREFUSED: { code: "Unavailable", reached: false },
+  ENOTFOUND: { code: "Unavailable", reached: false },
+  EAI_AGAIN: { code: "Unavailable", reached: false },
+  EHOSTUNREACH: { code: "Unavailable", reached: false },
+  ENETUNREACH: { code: "Unavailable", reached: false },
+  ETIMEDOUT: { code: "Unavailable", reached: false },
+  ECONNRESET: { code: "Unavailable", reached: true },
+  EPIPE: { code: "Unavailable", reached: true },
 };
+
+/** Node and OpenSSL codes of a failed TLS handshake: a configuration problem, never retried. */
+const TLS_CODE = /^(ERR_SSL_|ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|HOSTNAME_MISMATCH)/;
+
+/** The first Node system error code in an error or its causes (fetch and Connect wrap them). */
+function systemCode(err: unknown): string | undefined {
+  let current: unknown = err;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    const code = (current as NodeJS.ErrnoException).code;
+    if (typeof code === "string" && (NETWORK_CODES[code] || TLS_CODE.test(code))) return code;
+    current = current.cause;
+  }
+  return undefined;
+}
+
+/** Translates a socket or TLS failure found anywhere in the cause chain. */
+function translateNetwork(err: unknown, message: string): Translated | undefined {
+  const sysCode = systemCode(err);
+  if (sysCode === undefined) return undefined;
+  const network = NETWORK_CODES[sysCode];
+  if (network) return { code: network.code, platformCode: sysCode, platformMessage: message, unreachable: !network.reached };
+  return { code: "Unavailable", platformCode: "TLS_FAILURE", platformMessage: `TLS handshake failed: ${message}`, unreachable: true };
+}
 
 const HTTP_CODES: Readonly<Record<number, ErrorCode>> = {
   400: "InvalidArgument",
@@ -144,6 +180,8 @@ const HTTP_CODES: Readonly<Record<number, ErrorCode>> = {
 
 function translate(err: unknown): Translated {
   if (err instanceof ConnectError) {
+    const network = translateNetwork(err.cause, err.rawMessage);
+    if (network) return network;
     return {
       code: CONNECT_CODES[err.code] ?? "Unknown",
       platformCode: Code[err.code] ? screamingSnake(Code[err.code]) : String(err.code),
@@ -151,10 +189,8 @@ function translate(err: unknown): Translated {
     };
   }
   if (err instanceof Error) {
-    const sysCode = (err as NodeJS.ErrnoException).code;
-    if (typeof sysCode === "string" && NETWORK_CODES[sysCode]) {
-      return { code: NETWORK_CODES[sysCode], platformCode: sysCode, platformMessage: err.message };
-    }
+    const network = translateNetwork(err, causeMessage(err));
+    if (network) return network;
     if (err.message === "socket hang up") {
       return { code: "Unavailable", platformCode: "ECONNRESET", platformMessage: err.message };
     }
@@ -165,6 +201,11 @@ function translate(err: unknown): Translated {
     return { code: "Unknown", platformCode: err.name, platformMessage: err.message };
   }
   return { code: "Unknown", platformCode: "UNKNOWN", platformMessage: String(err) };
+}
+
+/** `fetch failed` says nothing: the socket error is in the cause. */
+function causeMessage(err: Error): string {
+  return err.cause instanceof Error && err.message === "fetch failed" ? err.cause.message : err.message;
 }
 
 function screamingSnake(name: string): string {
@@ -224,7 +265,8 @@ export function redact(text: string, secrets: readonly string[]): string {
  * when the provider's own operation deadline ran out.
  */
 const TRANSIENT: Readonly<Record<ErrorCode, (e: ClusterformError) => boolean>> = {
-  Unavailable: () => true,
+  // A TLS failure is configuration; an unreachable platform was retried until the bound already.
+  Unavailable: (e) => e.platformCode !== "TLS_FAILURE" && e.platformCode !== UNREACHABLE,
   ResourceExhausted: () => true,
   DeadlineExceeded: (e) => !e.ownDeadline,
   NotFound: () => false,
@@ -238,6 +280,22 @@ const TRANSIENT: Readonly<Record<ErrorCode, (e: ClusterformError) => boolean>> =
   Unknown: () => false,
   Canceled: () => false,
 };
+
+/** Names the address in the message of an error that never reached the platform. */
+export function withAddress(err: ClusterformError, endpoint: string): ClusterformError {
+  if (!err.unreachable || err.platformMessage.startsWith("cannot reach ")) return err;
+  return new ClusterformError({
+    code: err.code,
+    platformCode: err.platformCode,
+    operation: err.operation,
+    platformMessage: `cannot reach ${endpoint}: ${err.platformMessage}`,
+    cause: err.cause,
+    unreachable: true,
+  });
+}
+
+/** The platform code of the error that ends retrying an unreachable platform. */
+export const UNREACHABLE = "UNREACHABLE";
 
 /** True when retrying the same call later may succeed. */
 export function isTransient(err: unknown): boolean {

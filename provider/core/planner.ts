@@ -12,8 +12,15 @@ export type FieldPolicy =
 /** The policy of every input field of one resource kind. */
 export type PolicyTable = Readonly<Record<string, FieldPolicy>>;
 
-/** Fields the engine or the provider adds to every resource's inputs; spread into each table. */
-export const COMMON_IGNORED: PolicyTable = { __provider: { kind: "ignore" }, timeouts: { kind: "ignore" } };
+/**
+ * Fields the engine, the SDK or the kit adds to every resource's inputs; spread into each table.
+ * `deleteBeforeReplace` mirrors the resource option, which decides how a replacement runs.
+ */
+export const COMMON_IGNORED: PolicyTable = {
+  __provider: { kind: "ignore" },
+  timeouts: { kind: "ignore" },
+  deleteBeforeReplace: { kind: "ignore" },
+};
 
 /** An in-place change to one field. */
 export interface PlannedUpdate {

@@ -1,7 +1,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
 import { Deadline } from "./deadline";
-import { ClusterformError } from "./errors";
+import { ClusterformError, isTransient } from "./errors";
 import { fakeTime } from "./testing";
 import { backoffDelayMs, retryTransient } from "./retry";
 
@@ -84,5 +84,59 @@ describe("retryTransient", () => {
       code: "DeadlineExceeded",
     });
     expect(calls).toEqual([]);
+  });
+});
+
+describe("retryTransient against a platform that is never reached", () => {
+  const refused = () => Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:9020"), { code: "ECONNREFUSED" });
+  const busy = () => new ConnectError("busy", Code.Unavailable);
+
+  it("gives up after unreachableMs of refused connections, long before the deadline", async () => {
+    const time = fakeTime();
+    const calls: number[] = [];
+    const error = await retryTransient(
+      async (n) => {
+        calls.push(n);
+        throw refused();
+      },
+      { deadline: new Deadline(20 * 60_000, time.now), operation: OP, sleep: time.sleep, random: () => 0.999_999, unreachableMs: 10_000 },
+    ).catch((e: unknown) => e as ClusterformError);
+    expect([error.code, error.platformCode, error.unreachable]).toEqual(["Unavailable", "UNREACHABLE", true]);
+    expect(error.message).toBe(
+      `${OP}: UNREACHABLE: connect ECONNREFUSED 127.0.0.1:9020 (ECONNREFUSED); still unreachable after 11s, giving up ` +
+        "(limit 10s, set by clusterform:unreachableTimeout)",
+    );
+    // Backoff 100, 200, ... 3200, 5000 ms: the eighth attempt, at 11.3 s, is past the limit.
+    expect(time.nowMs).toBe(11_300);
+    expect(calls.length).toBe(8);
+    expect(isTransient(error)).toBe(false);
+  });
+
+  it("keeps retrying a platform that answers, even with errors, until the deadline", async () => {
+    const time = fakeTime();
+    const error = await retryTransient(
+      async () => {
+        throw busy();
+      },
+      { deadline: new Deadline(60_000, time.now), operation: OP, sleep: time.sleep, random: () => 0.999_999, unreachableMs: 10_000 },
+    ).catch((e: unknown) => e as ClusterformError);
+    expect([error.code, error.platformCode]).toEqual(["DeadlineExceeded", "TIMEOUT"]);
+    expect(time.nowMs).toBeGreaterThan(50_000);
+  });
+
+  it("starts the unreachable count again whenever the platform answers", async () => {
+    const time = fakeTime();
+    // Refused until 6.3 s, answered once, refused again from 11.3 s to 16.3 s, then answered at 21.3 s:
+    // 11.3 s of failures in all, but never 10 s in a row.
+    const pattern = (n: number) => (n === 6 ? busy() : n < 9 ? refused() : undefined);
+    const value = await retryTransient(
+      async (n) => {
+        const failure = pattern(n);
+        if (failure) throw failure;
+        return "ok";
+      },
+      { deadline: new Deadline(60_000, time.now), operation: OP, sleep: time.sleep, random: () => 0.999_999, unreachableMs: 10_000 },
+    );
+    expect(value).toBe("ok");
   });
 });

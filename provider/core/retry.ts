@@ -1,5 +1,5 @@
-import type { Deadline } from "./deadline";
-import { ClusterformError, isTransient } from "./errors";
+import { type Deadline, formatDuration } from "./deadline";
+import { ClusterformError, isTransient, UNREACHABLE } from "./errors";
 
 /** Waits `ms` milliseconds. Injected so tests run on a fake clock. */
 export type Sleep = (ms: number) => Promise<void>;
@@ -20,6 +20,29 @@ export interface RetryOptions {
   sleep?: Sleep;
   /** Source of jitter in [0, 1). @default Math.random */
   random?: () => number;
+  /**
+   * How long a platform that is never reached (connection refused, unknown host) is retried before
+   * giving up, however long the deadline. A platform that answers, even slowly or with errors, is
+   * retried until the deadline. @default {@link DEFAULT_UNREACHABLE_MS}
+   */
+  unreachableMs?: number;
+}
+
+/** How long an unreachable platform is retried by default. */
+export const DEFAULT_UNREACHABLE_MS = 60_000;
+
+/** The error that ends retrying a platform that was never reached within `limitMs`. */
+export function unreachableError(failure: ClusterformError, operation: string, elapsedMs: number, limitMs: number): ClusterformError {
+  return new ClusterformError({
+    code: "Unavailable",
+    platformCode: UNREACHABLE,
+    operation,
+    platformMessage:
+      `${failure.platformMessage} (${failure.platformCode}); still unreachable after ${formatDuration(elapsedMs)}, ` +
+      `giving up (limit ${formatDuration(limitMs)}, set by clusterform:unreachableTimeout)`,
+    cause: failure,
+    unreachable: true,
+  });
 }
 
 /**
@@ -33,7 +56,8 @@ export function backoffDelayMs(attempt: number, random: () => number = Math.rand
 
 /**
  * Runs `fn`, retrying it while it fails with a transient error and the deadline allows another
- * attempt after the backoff. Non-transient errors surface at once, translated.
+ * attempt after the backoff. Non-transient errors surface at once, translated; a platform never
+ * reached for `unreachableMs` in a row ends the retries early (UNREACHABLE).
  * @param fn - receives the attempt number, 0 for the first call.
  * @throws ClusterformError: the translated error, or DeadlineExceeded carrying the last transient
  *   error as its cause when the deadline leaves no room for another attempt.
@@ -42,6 +66,8 @@ export async function retryTransient<T>(fn: (attempt: number) => Promise<T>, opt
   const { deadline, operation } = options;
   const sleep = options.sleep ?? realSleep;
   const random = options.random ?? Math.random;
+  const unreachableMs = options.unreachableMs ?? DEFAULT_UNREACHABLE_MS;
+  let unreachableSince: number | undefined;
   for (let attempt = 0; ; attempt++) {
     if (deadline.expired()) throw deadline.exceeded(operation, `${attempt} attempt(s) made`);
     let failure: ClusterformError;
@@ -51,6 +77,13 @@ export async function retryTransient<T>(fn: (attempt: number) => Promise<T>, opt
       failure = ClusterformError.from(err, operation);
     }
     if (!isTransient(failure)) throw failure;
+    if (failure.unreachable) {
+      unreachableSince ??= deadline.now();
+      const elapsed = deadline.now() - unreachableSince;
+      if (elapsed >= unreachableMs) throw unreachableError(failure, operation, elapsed, unreachableMs);
+    } else {
+      unreachableSince = undefined;
+    }
     const delayMs = backoffDelayMs(attempt, random);
     if (delayMs >= deadline.remainingMs()) {
       throw deadline.exceeded(operation, `still failing after ${attempt + 1} attempt(s): ${failure.platformCode}: ${failure.platformMessage}`, failure);

@@ -1,6 +1,6 @@
 import type { Clock, Deadline } from "./deadline";
 import { ClusterformError, isTransient } from "./errors";
-import { realSleep, type Sleep } from "./retry";
+import { DEFAULT_UNREACHABLE_MS, realSleep, type Sleep, unreachableError } from "./retry";
 
 /** Poll interval bounds. */
 export const POLL = { minMs: 200, maxMs: 10_000, fractionOfElapsed: 0.1 } as const;
@@ -35,6 +35,8 @@ export interface WaitOptions<T> {
   sleep?: Sleep;
   /** @default the deadline's clock */
   now?: Clock;
+  /** How long polls may fail without reaching the platform before the wait gives up. @default 60000 */
+  unreachableMs?: number;
 }
 
 /** What {@link waitFor} returns. */
@@ -66,11 +68,19 @@ export async function waitFor<T>(options: WaitOptions<T>): Promise<WaitResult<T>
   const describe = options.describe ?? defaultDescribe;
   const what = `waiting for ${options.what}`;
   const startMs = now();
+  const unreachableMs = options.unreachableMs ?? DEFAULT_UNREACHABLE_MS;
+  let unreachableSince: number | undefined;
   let polls = 0;
   let lastSeen = "nothing observed yet";
   for (;;) {
     polls++;
     const outcome = await pollOnce(options.poll, what);
+    if (!outcome.ok && outcome.error.unreachable) {
+      unreachableSince ??= now();
+      if (now() - unreachableSince >= unreachableMs) throw unreachableError(outcome.error, what, now() - unreachableSince, unreachableMs);
+    } else {
+      unreachableSince = undefined;
+    }
     if (outcome.ok) {
       const failed = options.failure?.(outcome.value);
       if (failed !== undefined) throw terminalFailure(what, failed);

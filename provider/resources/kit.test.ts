@@ -7,20 +7,33 @@ type Props = Record<string, unknown>;
 interface WidgetInputs {
   name: string;
   size: number;
+  color?: string;
+  owner?: string;
   timeouts?: string;
 }
 
-/** A made-up resource kind: `name` replaces, `size` changes in place by `Resize`. */
+/** A made-up resource kind: `name` and `color` replace, `size` changes in place by `Resize`; the name is its identity. */
 function widget(overrides: Partial<ResourceDefinition<WidgetInputs>> = {}) {
   const calls: { op: string; args: unknown[] }[] = [];
   const record = (op: string, ...args: unknown[]) => calls.push({ op, args });
   const live = new Map<string, Props>();
   const def: ResourceDefinition<WidgetInputs> = {
-    schema: z.object({ name: z.string(), size: z.number(), timeouts: z.string().optional() }).strict(),
-    policies: { ...COMMON_IGNORED, name: { kind: "replace" }, size: { kind: "update", operation: "Resize" } },
+    schema: z
+      .object({ name: z.string(), size: z.number(), color: z.string().optional(), owner: z.string().optional(), timeouts: z.string().optional() })
+      .strict(),
+    policies: {
+      ...COMMON_IGNORED,
+      owner: { kind: "ignore" },
+      name: { kind: "replace" },
+      color: { kind: "replace" },
+      size: { kind: "update", operation: "Resize" },
+    },
+    identity: (inputs) => (typeof inputs.name === "string" ? inputs.name : undefined),
     operations: {
       async create(ctx, inputs) {
         record("create", ctx.config.get("widget:endpoint"), inputs);
+        // A widget of this name exists already: the kit decides whether it may be adopted.
+        if (live.has(`w-${inputs.name}`)) ctx.confirmAdoption(`CreateWidget ${inputs.name}`, inputs.name);
         return { id: `w-${inputs.name}`, outs: { state: "READY", size: 0 } };
       },
       async read(ctx, id, props) {
@@ -43,6 +56,26 @@ function widget(overrides: Partial<ResourceDefinition<WidgetInputs>> = {}) {
 const P = "provider-source";
 
 describe("defineResource: check", () => {
+  it.each<[string, Props]>([
+    ["keeps deleteBeforeReplace true", { deleteBeforeReplace: true }],
+    ["keeps deleteBeforeReplace false", { deleteBeforeReplace: false }],
+    ["leaves deleteBeforeReplace out when the program sent none", {}],
+  ])("%s, outside the resource's own schema", async (_, order) => {
+    const { handler } = widget();
+    expect(await handler.check({}, { __provider: P, name: "a", size: 1, ...order })).toEqual({
+      inputs: { name: "a", size: 1, ...order, __provider: P },
+      failures: [],
+    });
+  });
+
+  it("rejects a deleteBeforeReplace that is not a boolean, with the other failures", async () => {
+    const { handler } = widget();
+    expect((await handler.check({}, { __provider: P, name: 1, size: 1, deleteBeforeReplace: "yes" })).failures).toEqual([
+      { property: "deleteBeforeReplace", reason: 'deleteBeforeReplace must be a boolean, got "yes"' },
+      { property: "name", reason: "name must be a string, got 1" },
+    ]);
+  });
+
   it("returns the validated inputs with __provider kept and no failures", async () => {
     const { handler } = widget();
     expect(await handler.check({}, { __provider: P, name: "a", size: 1 })).toEqual({
@@ -87,21 +120,79 @@ describe("defineResource: check", () => {
 
 describe("defineResource: diff", () => {
   const olds = { __provider: P, name: "a", size: 1, state: "READY", id: "w-a" };
+  const NO_CHANGE = { changes: false, replaces: [], deleteBeforeReplace: false };
 
-  it.each<[string, Props, boolean, object]>([
-    ["plans nothing when only ignored fields change", { __provider: "other", name: "a", size: 1, timeouts: "5m" }, true, { changes: false, replaces: [], deleteBeforeReplace: false }],
-    ["changes in place without replacement", { __provider: P, name: "a", size: 2 }, true, { changes: true, replaces: [], deleteBeforeReplace: false }],
-    ["replaces, deleting first when the definition says so", { __provider: P, name: "b", size: 1 }, true, { changes: true, replaces: ["name"], deleteBeforeReplace: true }],
-    ["replaces, creating first otherwise", { __provider: P, name: "b", size: 1 }, false, { changes: true, replaces: ["name"], deleteBeforeReplace: false }],
-  ])("%s", async (_, news, deleteFirst, expected) => {
-    const { handler, calls } = widget({ mustDeleteFirst: () => deleteFirst });
+  it.each<[string, Props, object]>([
+    ["plans nothing when only ignored fields change", { __provider: "other", name: "a", size: 1, timeouts: "5m" }, NO_CHANGE],
+    ["plans nothing when only the replacement order changes", { __provider: P, name: "a", size: 1, deleteBeforeReplace: false }, NO_CHANGE],
+    ["changes in place without replacement", { __provider: P, name: "a", size: 2 }, { changes: true, replaces: [], deleteBeforeReplace: false }],
+    ["replaces deleting first by default", { __provider: P, name: "b", size: 1 }, { changes: true, replaces: ["name"], deleteBeforeReplace: true }],
+    [
+      "replaces deleting first when the program says so",
+      { __provider: P, name: "a", size: 1, color: "red", deleteBeforeReplace: true },
+      { changes: true, replaces: ["color"], deleteBeforeReplace: true },
+    ],
+    [
+      "replaces creating first when the program opts in and the identity changes",
+      { __provider: P, name: "b", size: 1, deleteBeforeReplace: false },
+      { changes: true, replaces: ["name"], deleteBeforeReplace: false },
+    ],
+  ])("%s", async (_, news, expected) => {
+    const { handler, calls } = widget();
     expect(await handler.diff("w-a", olds, news)).toEqual(expected);
     expect(calls).toEqual([]);
   });
 
-  it("answers deleteBeforeReplace false when the definition has no rule", async () => {
-    const { handler } = widget();
-    expect((await handler.diff("w-a", olds, { __provider: P, name: "b", size: 1 })).deleteBeforeReplace).toBe(false);
+  it("refuses, at preview, a create-first replacement that keeps the identity, saying how to replace", async () => {
+    const { handler, calls } = widget();
+    await expect(handler.diff("w-a", olds, { __provider: P, name: "a", size: 1, color: "red", deleteBeforeReplace: false })).rejects.toThrow(
+      'planning the replacement of "a" (changed: color): REPLACEMENT_CLASH: the new object would have the same identity as the old one, ' +
+        "and with deleteBeforeReplace: false the new one would be created first, which the platform refuses; remove " +
+        "`deleteBeforeReplace: false` (the default deletes the old object first) or give the new object another name",
+    );
+    expect(calls).toEqual([]);
+  });
+});
+
+describe("defineResource: adoption by create", () => {
+  const refused = /"a" already exists, and with deleteBeforeReplace: false Clusterform cannot tell whether it is the object this run replaces/;
+
+  it.each<[string, Props]>([
+    ["the default order (state written before the option existed)", {}],
+    ["delete-first, as the SDK sends by default", { deleteBeforeReplace: true }],
+  ])("adopts a found object with %s: the old object is gone before create runs", async (_, order) => {
+    const { handler, live } = widget();
+    live.set("w-a", { state: "READY" });
+    expect((await handler.create({ __provider: P, name: "a", size: 1, owner: "o1", ...order })).id).toBe("w-a");
+  });
+
+  it("refuses a found object create-first when nothing shows which object is being replaced (`up --replace`)", async () => {
+    const { handler, live } = widget();
+    live.set("w-a", { state: "READY" });
+    await expect(handler.create({ __provider: P, name: "a", size: 1, owner: "o1", deleteBeforeReplace: false })).rejects.toThrow(refused);
+  });
+
+  it("refuses create-first when the found object is the one whose old inputs check saw", async () => {
+    const { handler, live } = widget();
+    live.set("w-a", { state: "READY" });
+    await handler.check({ name: "a", size: 1, owner: "o1" }, { __provider: P, name: "a", size: 1, color: "red", owner: "o1", deleteBeforeReplace: false });
+    await expect(handler.create({ __provider: P, name: "a", size: 1, color: "red", owner: "o1", deleteBeforeReplace: false })).rejects.toThrow(refused);
+  });
+
+  it("adopts create-first what an interrupted run created under the replacement's new identity", async () => {
+    const { handler, live } = widget();
+    live.set("w-b", { state: "READY" });
+    await handler.check({ name: "a", size: 1, owner: "o1" }, { __provider: P, name: "b", size: 1, owner: "o1", deleteBeforeReplace: false });
+    expect((await handler.create({ __provider: P, name: "b", size: 1, owner: "o1", deleteBeforeReplace: false })).id).toBe("w-b");
+  });
+
+  it("does not let one resource's old identity vouch for another's", async () => {
+    const { handler, live } = widget();
+    live.set("w-b", { state: "READY" });
+    await handler.check({ name: "a", size: 1, owner: "o1" }, { __provider: P, name: "b", size: 1, owner: "o1", deleteBeforeReplace: false });
+    await expect(handler.create({ __provider: P, name: "b", size: 1, owner: "o2", deleteBeforeReplace: false })).rejects.toThrow(
+      /"b" already exists/,
+    );
   });
 });
 
@@ -142,7 +233,7 @@ describe("defineResource: create, read, update, delete", () => {
     const olds = { __provider: P, name: "a", size: 1, state: "READY" };
     const news = { __provider: P, name: "a", size: 5 };
     expect(await handler.update("w-a", olds, news)).toEqual({ outs: { ...news, state: "RESIZED" } });
-    const plan: DiffPlan = { changes: true, replaces: [], updates: [{ field: "size", operation: "Resize" }], stables: ["name"] };
+    const plan: DiffPlan = { changes: true, replaces: [], updates: [{ field: "size", operation: "Resize" }], stables: ["name", "color"] };
     expect(calls).toEqual([{ op: "update", args: [undefined, "w-a", olds, news, plan] }]);
   });
 

@@ -1,8 +1,9 @@
 import type { z } from "zod";
 import type { ConfigReader } from "../core/config";
 import { type DiffPlan, type PolicyTable, planDiff } from "../core/planner";
-import { type CheckFailure, validateInputs } from "../core/validation";
+import { type CheckFailure, describeValue, isUnknown, validateInputs } from "../core/validation";
 import type { ResourceHandler } from "../registry";
+import { ReplacementGuard, replacementClash, replaceOrderOf } from "./replacement";
 
 type Props = Record<string, unknown>;
 
@@ -11,9 +12,22 @@ export interface OperationContext {
   readonly config: ConfigReader;
 }
 
+/** What `create` gets beyond the configuration. */
+export interface CreateContext extends OperationContext {
+  /**
+   * Call before adopting an object the platform already holds under this resource's identity (a
+   * derived name, a deterministic id, an ownership marker). Returns when adopting it is safe: it
+   * cannot be the object a replacement is about to delete, so it is what an interrupted create of
+   * this resource left behind. Throws a clear error otherwise; nothing must have been changed yet.
+   * @param operation - what create was doing, e.g. `AddNodePool pool "a" of cluster "b"`.
+   * @param identity - the found object's identity, as {@link ResourceDefinition.identity} forms it.
+   */
+  confirmAdoption(operation: string, identity: string): void;
+}
+
 /** The platform side of one resource kind: what `create`, `read`, `update` and `delete` do. */
 export interface ResourceOperations<I> {
-  create(ctx: OperationContext, inputs: I & Props): Promise<{ id: string; outs: Props }>;
+  create(ctx: CreateContext, inputs: I & Props): Promise<{ id: string; outs: Props }>;
   /** Returns undefined when the object is gone. */
   read(ctx: OperationContext, id: string, props: Props): Promise<Props | undefined>;
   update(ctx: OperationContext, id: string, olds: Props, news: I & Props, plan: DiffPlan): Promise<Props>;
@@ -30,8 +44,12 @@ export interface ResourceDefinition<I> {
   complete?(olds: Props, news: I & Props): I & Props;
   /** Checks that depend on the old inputs too, e.g. a version downgrade. */
   checkChange?(olds: Props, news: I & Props): CheckFailure[];
-  /** True when a replacement must delete the old object first (it would clash with the new one). */
-  mustDeleteFirst?(olds: Props, news: Props): boolean;
+  /**
+   * The object's identity on the platform as the inputs determine it (a name, `cluster/pool`, a
+   * deterministic id), or undefined while unknown. Two objects of one identity cannot coexist, and
+   * an object found under it may be adopted: see {@link CreateContext.confirmAdoption}.
+   */
+  identity(inputs: Props): string | undefined;
   operations: ResourceOperations<I>;
 }
 
@@ -39,30 +57,50 @@ export interface ResourceDefinition<I> {
  * Turns a resource definition into the handler Pulumi's dynamic provider calls. `check` and `diff`
  * are pure (they never call the platform: the engine runs them one resource at a time, and a no-op
  * preview must cost nothing); the platform is touched only by create, read, update and delete.
+ *
+ * Replacement safety lives here, for every resource kind (see replacement.ts): replacements delete
+ * the old object first unless the program opts out with `deleteBeforeReplace: false`, and `create`
+ * adopts a found object only when it cannot be the one being replaced.
  */
 export function defineResource<I>(def: ResourceDefinition<I>): ResourceHandler {
   let config: ConfigReader = { get: () => undefined };
   const ctx: OperationContext = { get config() { return config; } };
+  const guard = new ReplacementGuard();
 
   return {
     async configure(c) {
       config = c;
     },
     async check(olds, news) {
-      const { __provider, ...raw } = news;
+      const { __provider, deleteBeforeReplace, ...raw } = news;
+      const orderFailures = checkReplaceOrder(deleteBeforeReplace);
       const result = validateInputs(def.schema, raw);
-      if (!result.inputs) return { inputs: news, failures: result.failures };
-      const inputs = def.complete ? def.complete(olds, result.inputs as I & Props) : (result.inputs as I & Props);
-      const failures = def.checkChange && Object.keys(olds).length > 0 ? def.checkChange(olds, inputs) : [];
+      if (!result.inputs || orderFailures.length > 0) return { inputs: news, failures: [...orderFailures, ...result.failures] };
+      const completed = def.complete ? def.complete(olds, result.inputs as I & Props) : (result.inputs as I & Props);
+      const inputs = { ...completed, ...(deleteBeforeReplace === undefined ? {} : { deleteBeforeReplace }) };
+      const updating = Object.keys(olds).length > 0;
+      if (updating) guard.remember(inputs, def.identity(olds));
+      const failures = def.checkChange && updating ? def.checkChange(olds, inputs) : [];
       return { inputs: { ...inputs, __provider }, failures };
     },
     async diff(_id, olds, news) {
       const plan = planDiff(def.policies, olds, news);
-      const deleteBeforeReplace = plan.replaces.length > 0 && (def.mustDeleteFirst?.(olds, news) ?? false);
-      return { changes: plan.changes, replaces: plan.replaces, deleteBeforeReplace };
+      if (plan.replaces.length === 0) return { changes: plan.changes, replaces: [], deleteBeforeReplace: false };
+      const createFirst = replaceOrderOf(news) === "create-first";
+      if (createFirst) {
+        const [before, after] = [def.identity(olds), def.identity(news)];
+        if (before !== undefined && before === after) throw replacementClash(before, plan.replaces);
+      }
+      return { changes: true, replaces: plan.replaces, deleteBeforeReplace: !createFirst };
     },
     async create(inputs) {
-      const { id, outs } = await def.operations.create(ctx, inputs as I & Props);
+      const createCtx: CreateContext = {
+        get config() {
+          return config;
+        },
+        confirmAdoption: (operation, identity) => guard.confirmAdoption(inputs, operation, identity),
+      };
+      const { id, outs } = await def.operations.create(createCtx, inputs as I & Props);
       return { id, outs: { ...inputs, ...outs } };
     },
     async read(id, props) {
@@ -79,6 +117,11 @@ export function defineResource<I>(def: ResourceDefinition<I>): ResourceHandler {
       await def.operations.delete(ctx, id, props);
     },
   } satisfies ResourceHandler;
+}
+
+function checkReplaceOrder(value: unknown): CheckFailure[] {
+  if (value === undefined || typeof value === "boolean" || isUnknown(value)) return [];
+  return [{ property: "deleteBeforeReplace", reason: `deleteBeforeReplace must be a boolean, got ${describeValue(value)}` }];
 }
 
 /**

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { identityInputs } from "../internal/identity";
+import { identityInputs, withReplaceDefaults } from "../internal/identity";
 import { createProviderShim } from "../internal/shim";
 
 /** How long each kind of operation may take, e.g. `"30m"`, `"1h30m"`, `"90s"`. */
@@ -65,12 +65,12 @@ export class Cluster extends pulumi.dynamic.Resource {
         kubernetesVersion: args.kubernetesVersion,
         controlPlane: args.controlPlane,
         timeouts: args.timeouts,
-        ...identityInputs(name),
+        ...identityInputs(name, opts),
         status: undefined,
         statusMessage: undefined,
         kubeconfig: undefined,
       },
-      pulumi.mergeOptions(opts, { additionalSecretOutputs: ["kubeconfig"] }),
+      withReplaceDefaults(opts, { additionalSecretOutputs: ["kubeconfig"] }),
       "cmassh",
       "Cluster",
     );

@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { identityInputs } from "../internal/identity";
+import { identityInputs, withReplaceDefaults } from "../internal/identity";
 import { createProviderShim } from "../internal/shim";
 import type { Timeouts } from "./cluster";
 
@@ -49,10 +49,10 @@ export class NodePool extends pulumi.dynamic.Resource {
         count: args.count,
         labels: args.labels,
         timeouts: args.timeouts,
-        ...identityInputs(name),
+        ...identityInputs(name, opts),
         clusterStatus: undefined,
       },
-      opts,
+      withReplaceDefaults(opts),
       "cmassh",
       "NodePool",
     );

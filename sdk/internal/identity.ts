@@ -1,10 +1,38 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ownerMarker } from "../../provider/core/naming";
 
+/** The hidden inputs every Clusterform resource sends. */
+export interface IdentityInputs {
+  /** The ownership marker, stable for this resource of this stack. */
+  owner: string;
+  /** The Pulumi resource name, from which the provider derives platform names. */
+  resourceName: string;
+  /** The effective `deleteBeforeReplace` option: the provider adopts found objects only when it is true. */
+  deleteBeforeReplace: boolean;
+}
+
 /**
- * The hidden inputs every resource sends: its ownership marker (stable for this resource of this
- * stack) and its Pulumi name, from which the provider derives platform names.
+ * The hidden inputs every resource sends: its ownership marker, its Pulumi name, and how its
+ * replacements run (see {@link withReplaceDefaults}).
  */
-export function identityInputs(resourceName: string): { owner: string; resourceName: string } {
-  return { owner: ownerMarker(pulumi.getProject(), pulumi.getStack(), resourceName), resourceName };
+export function identityInputs(resourceName: string, opts?: pulumi.CustomResourceOptions): IdentityInputs {
+  return {
+    owner: ownerMarker(pulumi.getProject(), pulumi.getStack(), resourceName),
+    resourceName,
+    deleteBeforeReplace: opts?.deleteBeforeReplace ?? true,
+  };
+}
+
+/**
+ * The options every resource registers with: `deleteBeforeReplace` defaults to true (the user's
+ * value wins). Platform identities are deterministic so that interrupted creates are adopted, and
+ * `pulumi up --replace` derives the same identity again; deleting the old object first is the only
+ * order in which a replacement can never be mistaken for an interrupted create. See
+ * provider/resources/replacement.ts.
+ */
+export function withReplaceDefaults(
+  opts: pulumi.CustomResourceOptions | undefined,
+  extra: pulumi.CustomResourceOptions = {},
+): pulumi.CustomResourceOptions {
+  return pulumi.mergeOptions(pulumi.mergeOptions({ deleteBeforeReplace: true }, opts), extra);
 }

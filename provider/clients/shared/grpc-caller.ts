@@ -1,11 +1,15 @@
 import { randomUUID } from "node:crypto";
 import type { CallOptions as ConnectCallOptions } from "@connectrpc/connect";
 import { type Clock, Deadline } from "../../core/deadline";
-import { ClusterformError } from "../../core/errors";
+import { ClusterformError, withAddress } from "../../core/errors";
 import { retryTransient, type Sleep } from "../../core/retry";
 
 /** How calls are made: request ids, timeouts, retries. */
 export interface CallerOptions {
+  /** The address called, named in errors when it cannot be reached. @default "the platform" */
+  endpoint?: string;
+  /** How long an unreachable platform is retried, however long the deadline. @default 60000 */
+  unreachableTimeoutMs?: number;
   /** Start of every `x-request-id` header. @default "clusterform" */
   requestIdPrefix?: string;
   /** Time limit of one call, cut to what the deadline has left. @default 30000 */
@@ -51,7 +55,7 @@ export function createCaller(options: CallerOptions): Caller {
     try {
       return await rpc(callOptions, n);
     } catch (err) {
-      throw ClusterformError.from(err, operation);
+      throw withAddress(ClusterformError.from(err, operation), options.endpoint ?? "the platform");
     }
   }
 
@@ -63,8 +67,8 @@ export function createCaller(options: CallerOptions): Caller {
     },
     retried(operation, o, rpc) {
       const deadline = deadlineOf(o);
-      const { sleep, random } = options;
-      return retryTransient((n) => attempt(operation, deadline, rpc, n), { deadline, operation, sleep, random });
+      const { sleep, random, unreachableTimeoutMs: unreachableMs } = options;
+      return retryTransient((n) => attempt(operation, deadline, rpc, n), { deadline, operation, sleep, random, unreachableMs });
     },
   };
 }

@@ -1,6 +1,6 @@
 import { type CmasshClient, createCmasshClient } from "../../clients/cmassh/client";
 import type { ClusterDetail, KubernetesLabel } from "../../clients/cmassh/types";
-import { type ConfigReader, resolveEndpoint } from "../../core/config";
+import { type ConfigReader, resolveEndpoint, resolveUnreachableTimeoutMs } from "../../core/config";
 import type { Deadline } from "../../core/deadline";
 import { ClusterformError } from "../../core/errors";
 import { OWNER_LABEL_KEY } from "../../core/naming";
@@ -14,10 +14,12 @@ const clients = new Map<string, CmasshClient>();
  */
 export function cmasshClient(config: ConfigReader): CmasshClient {
   const { url } = resolveEndpoint("cmassh", config);
-  let client = clients.get(url);
+  const unreachableTimeoutMs = resolveUnreachableTimeoutMs(config);
+  const key = `${url} ${unreachableTimeoutMs}`;
+  let client = clients.get(key);
   if (!client) {
-    client = createCmasshClient({ endpoint: url });
-    clients.set(url, client);
+    client = createCmasshClient({ endpoint: url, unreachableTimeoutMs });
+    clients.set(key, client);
   }
   return client;
 }

@@ -1,10 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { deepEqual } from "../../core/planner";
+import { deepEqual, planDiff, type PolicyTable } from "../../core/planner";
 import { UNKNOWN } from "../../core/validation";
 import type { ResourceHandler } from "../../registry";
 import { clusterHandler } from "./cluster";
 import { nodePoolHandler } from "./node-pool";
+import { clusterPolicies } from "./cluster/schema";
+import { nodePoolPolicies } from "./node-pool/schema";
 
 type Props = Record<string, unknown>;
 
@@ -63,6 +65,7 @@ interface Kind {
   mutableFields: string[];
   /** True when a replacement from `olds` to `news` would clash with the old object. */
   clashes(olds: Props, news: Props): boolean;
+  policies: PolicyTable;
   outputs: Props;
 }
 
@@ -74,6 +77,7 @@ const kinds: Kind[] = [
     identityFields: ["name", "controlPlane"],
     mutableFields: ["__provider", "name", "controlPlane", "timeouts"],
     clashes: (olds, news) => olds.name === news.name,
+    policies: clusterPolicies,
     outputs: { status: "RUNNING", statusMessage: "", kubeconfig: "apiVersion: v1" },
   },
   {
@@ -83,6 +87,7 @@ const kinds: Kind[] = [
     identityFields: ["name", "clusterName", "instanceType", "labels"],
     mutableFields: ["__provider", "name", "clusterName", "instanceType", "count", "labels", "timeouts"],
     clashes: (olds, news) => olds.name === news.name && olds.clusterName === news.clusterName,
+    policies: nodePoolPolicies,
     outputs: { clusterStatus: "RUNNING" },
   },
 ];
@@ -117,7 +122,7 @@ function withFieldsOf(base: Props, other: Props, fields: readonly string[]): Pro
   return result;
 }
 
-describe.each(kinds)("$kind handler properties", ({ handler, raw, identityFields, mutableFields, clashes, outputs }) => {
+describe.each(kinds)("$kind handler properties", ({ handler, raw, identityFields, mutableFields, clashes, policies, outputs }) => {
   it("plans no operation when the program sends the same inputs again", async () => {
     await fc.assert(
       fc.asyncProperty(raw, async (given) => {
@@ -144,15 +149,20 @@ describe.each(kinds)("$kind handler properties", ({ handler, raw, identityFields
     );
   });
 
-  it("deletes first exactly when a replacement would reuse the old name", async () => {
+  it("replaces deleting first unless told otherwise, and never creates first under the old name", async () => {
+    const order = fc.constantFrom<Props>({}, { deleteBeforeReplace: true }, { deleteBeforeReplace: false });
     await fc.assert(
-      fc.asyncProperty(raw, raw, fc.subarray(mutableFields, { minLength: 1, maxLength: 2 }), async (before, other, changed) => {
-        const after = withFieldsOf(before, other, changed);
+      fc.asyncProperty(raw, raw, fc.subarray(mutableFields, { minLength: 1, maxLength: 2 }), order, async (before, other, changed, how) => {
+        const after = { ...withFieldsOf(before, other, changed), ...how };
         const olds = await checked(handler, {}, before);
         const news = await checked(handler, olds, after);
-        const diff = await handler.diff("id", { ...olds, ...outputs }, news);
-        const replacing = (diff.replaces ?? []).length > 0;
-        expect(diff.deleteBeforeReplace).toBe(replacing && clashes(olds, news));
+        const replacing = planDiff(policies, olds, news).replaces.length > 0;
+        const diff = handler.diff("id", { ...olds, ...outputs }, news);
+        if (replacing && how.deleteBeforeReplace === false && clashes(olds, news)) {
+          await expect(diff).rejects.toThrow(/REPLACEMENT_CLASH/);
+        } else {
+          expect((await diff).deleteBeforeReplace).toBe(replacing && how.deleteBeforeReplace !== false);
+        }
       }),
       { numRuns: 1000 },
     );

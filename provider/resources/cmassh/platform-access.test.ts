@@ -154,7 +154,7 @@ describe.concurrent("operations against an unreachable endpoint fail within the 
 
   const RETRIED = (operation: string) =>
     new RegExp(
-      `^${operation}: TIMEOUT: not done after \\d+ms \\(timeout 1s\\); still failing after \\d+ attempt\\(s\\): UNAVAILABLE: .*ECONNREFUSED`,
+      `^${operation}: TIMEOUT: not done after \\d+ms \\(timeout 1s\\); still failing after \\d+ attempt\\(s\\): ECONNREFUSED: cannot reach http://127\\.0\\.0\\.1:\\d+: .*ECONNREFUSED`,
     );
 
   it.each<[string, () => Promise<unknown>, RegExp]>([
@@ -168,7 +168,7 @@ describe.concurrent("operations against an unreachable endpoint fail within the 
     [
       "node pool create (never retried: AddNodePool is not idempotent)",
       () => nodePoolHandler.create({ ...pool, autoNamed: false, timeouts: { create: "1s" } }),
-      /^AddNodePool pool "batch" of cluster "prod-eu": UNAVAILABLE: .*ECONNREFUSED/,
+      /^AddNodePool pool "batch" of cluster "prod-eu": ECONNREFUSED: cannot reach http:\/\/127\.0\.0\.1:\d+: .*ECONNREFUSED/,
     ],
     ["node pool read", () => nodePoolHandler.read("prod-eu/batch", { ...pool, timeouts: { update: "1s" } }), RETRIED('GetCluster cluster "prod-eu"')],
     [
@@ -186,5 +186,42 @@ describe.concurrent("operations against an unreachable endpoint fail within the 
     expect(err).toBeInstanceOf(ClusterformError);
     expect((err as Error).message).toMatch(message);
     expect(elapsedMs).toBeLessThan(2_500);
+  });
+});
+
+describe.concurrent("an unreachable platform fails after clusterform:unreachableTimeout, whatever the operation's timeout", () => {
+  let url: string;
+  let config: ConfigReader;
+
+  beforeAll(async () => {
+    vi.stubEnv("CLUSTERFORM_CMASSH_ENDPOINT", "");
+    url = await refusedUrl();
+    config = { get: (key) => ({ "clusterform:endpoint": url, "clusterform:unreachableTimeout": "1s" })[key] };
+    await clusterHandler.configure(config);
+    await nodePoolHandler.configure(config);
+  });
+  afterAll(() => {
+    cmasshClient(config).close();
+    vi.unstubAllEnvs();
+  });
+
+  // The operations allow 30 minutes: only the unreachable limit can end them within the test's time.
+  it.each<[string, () => Promise<unknown>, string]>([
+    ["cluster create", () => clusterHandler.create({ ...cluster, autoNamed: false, timeouts: { create: "30m" } }), 'GetCluster cluster "prod-eu"'],
+    ["cluster read", () => clusterHandler.read("prod-eu", { ...cluster, timeouts: { update: "30m" } }), 'GetCluster cluster "prod-eu"'],
+    ["cluster delete", () => clusterHandler.delete("prod-eu", { ...cluster, timeouts: { delete: "30m" } }), 'DeleteCluster cluster "prod-eu"'],
+    ["node pool delete", () => nodePoolHandler.delete("prod-eu/batch", { ...pool, timeouts: { delete: "30m" } }), 'DeleteNodePool pool "batch" of cluster "prod-eu"'],
+  ])("%s names the address and the error", async (_, run, operation) => {
+    const err = await run().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toMatchObject({ code: "Unavailable", platformCode: "UNREACHABLE" });
+    expect((err as Error).message).toMatch(
+      new RegExp(
+        `^${operation.replace(/[()]/g, "\\$&")}: UNREACHABLE: cannot reach ${url.replace(/\./g, "\\.")}: connect ECONNREFUSED [^ ]+ \\(ECONNREFUSED\\); ` +
+          "still unreachable after \\d+(ms|s), giving up \\(limit 1s, set by clusterform:unreachableTimeout\\)$",
+      ),
+    );
   });
 });

@@ -102,3 +102,11 @@ export function completeName<T extends Named>(
   if (unchanged && typeof olds.name === "string") return { ...news, name: olds.name, autoNamed: true };
   return { ...news, name: deriveName(news.resourceName, JSON.stringify([news.owner, ...fields])), autoNamed: true };
 }
+
+/**
+ * An object's identity from its name parts (`cluster` or `cluster/pool`), or undefined while any
+ * part is unknown (preview) or missing.
+ */
+export function identityOf(...parts: unknown[]): string | undefined {
+  return parts.every((p) => typeof p === "string" && p !== "" && !isUnknown(p)) ? parts.join("/") : undefined;
+}

@@ -194,37 +194,55 @@ describe("clusterHandler.diff", () => {
           ["controlPlane.count is unknown", cp({ count: UNKNOWN })],
         ] as [string, Props][]
       ).map(([what, change]): [string, Props, Props, object] => [
-        derived
-          ? `replaces under a new derived name, creating first, when ${what}`
-          : `replaces, deleting first, when ${what} under the same name`,
+        derived ? `replaces under a new derived name, deleting first, when ${what}` : `replaces, deleting first, when ${what} under the same name`,
         {},
         change,
-        derived ? replace(["name", "controlPlane"], false) : replace(["controlPlane"], true),
+        derived ? replace(["name", "controlPlane"], true) : replace(["controlPlane"], true),
       ]),
     ])("%s", async (_, oldPatch, newPatch, expected) => {
       expect(await diffOf({ ...naming, ...oldPatch }, { ...naming, ...newPatch })).toEqual(expected);
     });
   });
 
+  const CREATE_FIRST = { deleteBeforeReplace: false };
   it.each<[string, Props, Props, object]>([
-    ["replaces, creating first, when a user name is set", {}, { name: "prod-eu" }, replace(["name"], false)],
-    ["replaces, creating first, when the user name changes", { name: "prod-eu" }, { name: "prod-us" }, replace(["name"], false)],
-    ["replaces, creating first, when the user name is dropped for a derived one", { name: "prod-eu" }, {}, replace(["name"], false)],
-    ["replaces, creating first, when the user name becomes unknown", { name: "prod-eu" }, { name: UNKNOWN }, replace(["name"], false)],
-    [
-      "replaces, creating first, when both the name and the control plane change",
-      { name: "prod-eu" },
-      { name: "prod-us", ...cp({ count: 2 }) },
-      replace(["name", "controlPlane"], false),
-    ],
+    ["replaces, deleting first, when a user name is set", {}, { name: "prod-eu" }, replace(["name"], true)],
+    ["replaces, deleting first, when the user name changes", { name: "prod-eu" }, { name: "prod-us" }, replace(["name"], true)],
+    ["replaces, deleting first, when the user name is dropped for a derived one", { name: "prod-eu" }, {}, replace(["name"], true)],
+    ["replaces, deleting first, when the user name becomes unknown", { name: "prod-eu" }, { name: UNKNOWN }, replace(["name"], true)],
     [
       "replaces, deleting first, when the version and the control plane change together",
       { name: "prod-eu" },
       { name: "prod-eu", kubernetesVersion: "1.32.3", ...cp({ count: 2 }) },
       replace(["controlPlane"], true),
     ],
+    [
+      "replaces, creating first when asked, under a new derived name",
+      {},
+      { ...CREATE_FIRST, ...cp({ count: 3 }) },
+      replace(["name", "controlPlane"], false),
+    ],
+    ["replaces, creating first when asked, when the user name changes", { name: "prod-eu" }, { ...CREATE_FIRST, name: "prod-us" }, replace(["name"], false)],
+    [
+      "replaces, creating first when asked, when both the name and the control plane change",
+      { name: "prod-eu" },
+      { ...CREATE_FIRST, name: "prod-us", ...cp({ count: 2 }) },
+      replace(["name", "controlPlane"], false),
+    ],
+    [
+      "replaces, creating first when asked, when the user name becomes unknown (preview cannot know it clashes)",
+      { name: "prod-eu" },
+      { ...CREATE_FIRST, name: UNKNOWN },
+      replace(["name"], false),
+    ],
   ])("%s", async (_, oldPatch, newPatch, expected) => {
     expect(await diffOf(oldPatch, newPatch)).toEqual(expected);
+  });
+
+  it("refuses at preview a create-first replacement that keeps a user-chosen name", async () => {
+    await expect(diffOf({ name: "prod-eu" }, { ...CREATE_FIRST, name: "prod-eu", ...cp({ count: 2 }) })).rejects.toThrow(
+      /^planning the replacement of "prod-eu" \(changed: controlPlane\): REPLACEMENT_CLASH: .*remove `deleteBeforeReplace: false`/,
+    );
   });
 
   it("plans nothing when the user pins the name that was derived", async () => {

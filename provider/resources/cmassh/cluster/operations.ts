@@ -2,7 +2,7 @@ import type { ClusterDetail } from "../../../clients/cmassh/types";
 import type { Deadline } from "../../../core/deadline";
 import { ClusterformError, isTransient } from "../../../core/errors";
 import { backoffDelayMs, realSleep } from "../../../core/retry";
-import { type OperationContext, PartialStateError, type ResourceOperations, withPartialState } from "../../kit";
+import { type CreateContext, PartialStateError, type ResourceOperations, withPartialState } from "../../kit";
 import { cmasshClient, findCluster, isAlreadyExists, toPlatformLabels, waitForGone, waitForRunning } from "../common";
 import { deadlineFor, readDeadline } from "../shared-schema";
 import { CLUSTER_TIMEOUTS, type ClusterInputs } from "./schema";
@@ -27,17 +27,20 @@ function foreignCluster(name: string): ClusterformError {
 
 /**
  * Creates the cluster unless this resource already did (an interrupted `up` left it behind), in
- * which case it is adopted. Ours means: a name this resource derived, or a create this call sent.
+ * which case it is adopted once the kit confirms it cannot be the cluster a replacement is about to
+ * delete. Ours means: a name this resource derived, or a create this call sent.
  */
-async function createOrAdopt(ctx: OperationContext, inputs: ClusterInputs & Props, deadline: Deadline): Promise<void> {
+async function createOrAdopt(ctx: CreateContext, inputs: ClusterInputs & Props, deadline: Deadline): Promise<void> {
   const client = cmasshClient(ctx.config);
   const name = inputs.name!;
   let sent = false;
   for (let attempt = 1; ; attempt++) {
     const existing = await findCluster(client, name, deadline);
     if (existing) {
-      if (inputs.autoNamed || sent) return;
-      throw foreignCluster(name);
+      if (sent) return;
+      if (!inputs.autoNamed) throw foreignCluster(name);
+      ctx.confirmAdoption(`CreateCluster cluster ${JSON.stringify(name)}`, name);
+      return;
     }
     try {
       sent = true;

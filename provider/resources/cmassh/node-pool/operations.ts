@@ -60,6 +60,7 @@ export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
       if (!isAlreadyExists(err)) throw err;
       if (!inputs.autoNamed) throw foreignPool(clusterName, name);
       // Left behind by an interrupted run of this very resource: adopt it at the desired size.
+      ctx.confirmAdoption(`AddNodePool pool ${JSON.stringify(name)} of cluster ${JSON.stringify(clusterName)}`, id);
       await client.scaleNodePool(clusterName, [{ name, count }], { deadline });
     }
     return { id, outs: await settle(clusterName, id, { ...inputs, clusterStatus: "UNKNOWN" }, ctx.config, deadline) };
