@@ -35,14 +35,12 @@ export function formatPath(path: readonly Segment[], mapEntry = false): string {
     .join("");
 }
 
-/** The name a reason starts with: the last field plus any list index or map key after it. */
+/**
+ * The name a reason starts with: the whole path as the user wrote it (`controlPlane.count`,
+ * `labels["app"]`), since Pulumi prints only top-level values next to a failure.
+ */
 function fieldName(path: readonly Segment[], mapEntry: boolean): string {
-  if (path.length === 0) return "inputs";
-  let start = path.length - 1;
-  if (mapEntry) start--;
-  while (start > 0 && typeof path[start] === "number") start--;
-  const tail = path.slice(Math.max(0, start));
-  return formatPath(tail, mapEntry);
+  return path.length === 0 ? "inputs" : formatPath(path, mapEntry);
 }
 
 function list(values: readonly unknown[]): string {

@@ -75,13 +75,15 @@ export function defineResource<I>(def: ResourceDefinition<I>): ResourceHandler {
       const { __provider, deleteBeforeReplace, ...raw } = news;
       const orderFailures = checkReplaceOrder(deleteBeforeReplace);
       const result = validateInputs(def.schema, raw);
-      if (!result.inputs || orderFailures.length > 0) return { inputs: news, failures: [...orderFailures, ...result.failures] };
+      if (!result.inputs || orderFailures.length > 0) {
+        return { inputs: news, failures: [...orderFailures, ...result.failures].map(forEngine) };
+      }
       const completed = def.complete ? def.complete(olds, result.inputs as I & Props) : (result.inputs as I & Props);
       const inputs = { ...completed, ...(deleteBeforeReplace === undefined ? {} : { deleteBeforeReplace }) };
       const updating = Object.keys(olds).length > 0;
       if (updating) guard.remember(inputs, def.identity(olds));
       const failures = def.checkChange && updating ? def.checkChange(olds, inputs) : [];
-      return { inputs: { ...inputs, __provider }, failures };
+      return { inputs: { ...inputs, __provider }, failures: failures.map(forEngine) };
     },
     async diff(_id, olds, news) {
       const plan = planDiff(def.policies, olds, news);
@@ -117,6 +119,16 @@ export function defineResource<I>(def: ResourceDefinition<I>): ResourceHandler {
       await def.operations.delete(ctx, id, props);
     },
   } satisfies ResourceHandler;
+}
+
+/**
+ * Pulumi prints a failure as `property <p> value {<inputs[p]>} has a problem: <reason>`, looking
+ * `p` up among the top-level inputs only: a nested path prints `value {<nil>}`. Nested failures
+ * therefore go without a property (`resource 'x' has a problem: <reason>`); their reasons name the
+ * whole path and the value received.
+ */
+function forEngine(failure: CheckFailure): CheckFailure {
+  return /[.[]/.test(failure.property) ? { property: "", reason: failure.reason } : failure;
 }
 
 function checkReplaceOrder(value: unknown): CheckFailure[] {

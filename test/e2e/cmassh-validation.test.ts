@@ -46,7 +46,10 @@ describe("cma-ssh: bad input is rejected at preview, naming the field, before an
       (err: Error) => err.message,
     );
     expect(failure).toBeDefined();
-    expect(failure).toMatch(new RegExp(`property ${field.replace(/\./g, "\\.")}\\b`));
+    // The reason starts with the field's whole path; Pulumi shows no `value {<nil>}` for nested fields.
+    expect(failure).toMatch(new RegExp(`has a problem: ${field.replace(/\./g, "\\.")}\\b`));
+    expect(failure).not.toContain("<nil>");
+    if (!/[.[]/.test(field)) expect(failure).toMatch(new RegExp(`property ${field} value \\{`));
     expect(failure).toMatch(reason);
     expect(await t.plane.audit(since)).toEqual([]);
   });

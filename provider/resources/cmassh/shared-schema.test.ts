@@ -105,9 +105,9 @@ describe("timeouts", () => {
   });
 
   it.each<[string, unknown, string, string]>([
-    ["words", { create: "soon" }, "timeouts.create", `create ${DURATION} "soon"`],
-    ["a number", { update: 20 }, "timeouts.update", `update ${DURATION} 20`],
-    ["a kind that does not exist", { read: "1s" }, "timeouts.read", "read is not a known field"],
+    ["words", { create: "soon" }, "timeouts.create", `timeouts.create ${DURATION} "soon"`],
+    ["a number", { update: 20 }, "timeouts.update", `timeouts.update ${DURATION} 20`],
+    ["a kind that does not exist", { read: "1s" }, "timeouts.read", "timeouts.read is not a known field"],
     ["a single string", "30m", "timeouts", 'timeouts must be an object, got "30m"'],
   ])("rejects %s", (_, given, property, reason) => {
     expect(validateInputs(timeoutsSchema, { timeouts: given })).toEqual({ failures: [{ property, reason }] });

@@ -25,7 +25,7 @@ const KEY =
 const VALUE =
   "must be a Kubernetes label value: empty or 1 to 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit, got";
 const DURATION = 'must be a duration such as "90s", "20m" or "1h30m" (units ms, s, m, h), got';
-const COUNT = "count must be an integer between 1 and 9, got";
+const COUNT = "controlPlane.count must be an integer between 1 and 9, got";
 
 describe("clusterHandler.check", () => {
   it.each<[string, Props, Props]>([
@@ -60,36 +60,36 @@ describe("clusterHandler.check", () => {
     [
       "an instance type that does not exist",
       cp({ instanceType: "huge" }),
-      [{ property: "controlPlane.instanceType", reason: 'instanceType must be one of "standard" or "gpu", got "huge"' }],
+      [{ property: "", reason: 'controlPlane.instanceType must be one of "standard" or "gpu", got "huge"' }],
     ],
-    ["zero control-plane machines", cp({ count: 0 }), [{ property: "controlPlane.count", reason: `${COUNT} 0` }]],
-    ["ten control-plane machines", cp({ count: 10 }), [{ property: "controlPlane.count", reason: `${COUNT} 10` }]],
-    ["a fractional count", cp({ count: 2.5 }), [{ property: "controlPlane.count", reason: `${COUNT} 2.5` }]],
-    ["a count given as a string", cp({ count: "3" }), [{ property: "controlPlane.count", reason: `${COUNT} "3"` }]],
+    ["zero control-plane machines", cp({ count: 0 }), [{ property: "", reason: `${COUNT} 0` }]],
+    ["ten control-plane machines", cp({ count: 10 }), [{ property: "", reason: `${COUNT} 10` }]],
+    ["a fractional count", cp({ count: 2.5 }), [{ property: "", reason: `${COUNT} 2.5` }]],
+    ["a count given as a string", cp({ count: "3" }), [{ property: "", reason: `${COUNT} "3"` }]],
     [
       "a label key with a space",
       cp({ labels: { "bad key": "x" } }),
-      [{ property: 'controlPlane.labels["bad key"]', reason: `labels key "bad key" ${KEY}` }],
+      [{ property: "", reason: `controlPlane.labels key "bad key" ${KEY}` }],
     ],
     [
       "a label value with spaces",
       cp({ labels: { app: "no spaces allowed" } }),
-      [{ property: 'controlPlane.labels["app"]', reason: `labels["app"] ${VALUE} "no spaces allowed"` }],
+      [{ property: "", reason: `controlPlane.labels["app"] ${VALUE} "no spaces allowed"` }],
     ],
     [
       "the reserved ownership label",
       cp({ labels: { "clusterform.dev/owner": "me" } }),
       [
         {
-          property: 'controlPlane.labels["clusterform.dev/owner"]',
-          reason: 'labels key "clusterform.dev/owner" is reserved: Clusterform sets clusterform.dev/owner to mark what it created, got "me"',
+          property: "",
+          reason: 'controlPlane.labels key "clusterform.dev/owner" is reserved: Clusterform sets clusterform.dev/owner to mark what it created, got "me"',
         },
       ],
     ],
-    ["a control-plane field cma-ssh does not have", cp({ zone: "eu-1" }), [{ property: "controlPlane.zone", reason: "zone is not a known field" }]],
+    ["a control-plane field cma-ssh does not have", cp({ zone: "eu-1" }), [{ property: "", reason: "controlPlane.zone is not a known field" }]],
     ["a top-level field cma-ssh does not have", { region: "eu" }, [{ property: "region", reason: "region is not a known field" }]],
-    ["a timeout that is not a duration", { timeouts: { create: "soon" } }, [{ property: "timeouts.create", reason: `create ${DURATION} "soon"` }]],
-    ["a timeout kind that does not exist", { timeouts: { read: "1s" } }, [{ property: "timeouts.read", reason: "read is not a known field" }]],
+    ["a timeout that is not a duration", { timeouts: { create: "soon" } }, [{ property: "", reason: `timeouts.create ${DURATION} "soon"` }]],
+    ["a timeout kind that does not exist", { timeouts: { read: "1s" } }, [{ property: "", reason: "timeouts.read is not a known field" }]],
     ["an empty owner marker", { owner: "" }, [{ property: "owner", reason: 'owner must be at least 1 characters, got ""' }]],
     ["a non-boolean autoNamed", { autoNamed: "yes" }, [{ property: "autoNamed", reason: 'autoNamed must be a boolean, got "yes"' }]],
     [
@@ -98,7 +98,7 @@ describe("clusterHandler.check", () => {
       [
         { property: "name", reason: `name ${DNS} "X"` },
         { property: "kubernetesVersion", reason: `kubernetesVersion ${SEMVER} "1"` },
-        { property: "controlPlane.count", reason: `${COUNT} 0` },
+        { property: "", reason: `${COUNT} 0` },
       ],
     ],
   ])("rejects %s with exact failures and returns the inputs untouched", async (_, patch, failures) => {

@@ -58,22 +58,22 @@ describe("nodePoolHandler.check", () => {
     ["a missing count", { count: undefined }, [{ property: "count", reason: "count is required" }]],
     ["labels given as a string", { labels: "x" }, [{ property: "labels", reason: 'labels must be a map of label keys to string values, got "x"' }]],
     ["labels given as a list", { labels: ["a"] }, [{ property: "labels", reason: 'labels must be a map of label keys to string values, got ["a"]' }]],
-    ["a 64-character label value", { labels: { k: "v".repeat(64) } }, [{ property: 'labels["k"]', reason: `labels["k"] ${VALUE} "${"v".repeat(64)}"` }]],
-    ["a numeric label value", { labels: { k: 5 } }, [{ property: 'labels["k"]', reason: `labels["k"] ${VALUE} 5` }]],
-    ["a label key with two slashes", { labels: { "a/b/c": "x" } }, [{ property: 'labels["a/b/c"]', reason: `labels key "a/b/c" ${KEY}` }]],
+    ["a 64-character label value", { labels: { k: "v".repeat(64) } }, [{ property: "", reason: `labels["k"] ${VALUE} "${"v".repeat(64)}"` }]],
+    ["a numeric label value", { labels: { k: 5 } }, [{ property: "", reason: `labels["k"] ${VALUE} 5` }]],
+    ["a label key with two slashes", { labels: { "a/b/c": "x" } }, [{ property: "", reason: `labels key "a/b/c" ${KEY}` }]],
     [
       "the reserved ownership label",
       { labels: { "clusterform.dev/owner": "someone-else" } },
       [
         {
-          property: 'labels["clusterform.dev/owner"]',
+          property: "",
           reason:
             'labels key "clusterform.dev/owner" is reserved: Clusterform sets clusterform.dev/owner to mark what it created, got "someone-else"',
         },
       ],
     ],
-    ["a timeout with words", { timeouts: { delete: "10 minutes" } }, [{ property: "timeouts.delete", reason: `delete ${DURATION} "10 minutes"` }]],
-    ["a timeout without a unit", { timeouts: { create: "20" } }, [{ property: "timeouts.create", reason: `create ${DURATION} "20"` }]],
+    ["a timeout with words", { timeouts: { delete: "10 minutes" } }, [{ property: "", reason: `timeouts.delete ${DURATION} "10 minutes"` }]],
+    ["a timeout without a unit", { timeouts: { create: "20" } }, [{ property: "", reason: `timeouts.create ${DURATION} "20"` }]],
     ["a field cma-ssh does not have", { zone: "eu-1" }, [{ property: "zone", reason: "zone is not a known field" }]],
     ["a missing owner marker", { owner: undefined }, [{ property: "owner", reason: "owner is required" }]],
     ["a numeric resource name", { resourceName: 2 }, [{ property: "resourceName", reason: "resourceName must be a string, got 2" }]],
