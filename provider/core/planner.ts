@@ -14,12 +14,14 @@ export type PolicyTable = Readonly<Record<string, FieldPolicy>>;
 
 /**
  * Fields the engine, the SDK or the kit adds to every resource's inputs; spread into each table.
- * `deleteBeforeReplace` mirrors the resource option, which decides how a replacement runs.
+ * `deleteBeforeReplace` mirrors the resource option, which decides how a replacement runs;
+ * `resourceUrn` lets operations report progress on the resource's row.
  */
 export const COMMON_IGNORED: PolicyTable = {
   __provider: { kind: "ignore" },
   timeouts: { kind: "ignore" },
   deleteBeforeReplace: { kind: "ignore" },
+  resourceUrn: { kind: "ignore" },
 };
 
 /** An in-place change to one field. */

@@ -39,6 +39,46 @@ describe("waitFor", () => {
     expect(time.sleeps).toEqual([200, 200, 200, 200, 200]);
   });
 
+  it("reports progress after every poll that does not end the wait", async () => {
+    const time = fakeTime();
+    const told: string[] = [];
+    await waitFor({
+      poll: operation(time, 600),
+      isDone: (s) => s === "RUNNING",
+      deadline: new Deadline(30 * 60_000, time.now),
+      what: 'cluster "prod" to be RUNNING',
+      describe: (s) => `status ${s}`,
+      sleep: time.sleep,
+      progress: (message) => told.push(message),
+    });
+    expect(told).toEqual([
+      'waiting for cluster "prod" to be RUNNING: status PROVISIONING (0ms, timeout 30m)',
+      'waiting for cluster "prod" to be RUNNING: status PROVISIONING (200ms, timeout 30m)',
+      'waiting for cluster "prod" to be RUNNING: status PROVISIONING (400ms, timeout 30m)',
+    ]);
+  });
+
+  it("gives up when polls never reach the platform for unreachableMs, though the deadline is far", async () => {
+    const time = fakeTime();
+    const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:9020"), { code: "ECONNREFUSED" });
+    const error = await waitFor({
+      poll: async () => {
+        throw refused;
+      },
+      isDone: () => true,
+      deadline: new Deadline(30 * 60_000, time.now),
+      what: 'cluster "prod" to be RUNNING',
+      sleep: time.sleep,
+      unreachableMs: 5_000,
+    }).then(
+      () => undefined,
+      (e: unknown) => e as ClusterformError,
+    );
+    expect([error?.code, error?.platformCode]).toEqual(["Unavailable", "UNREACHABLE"]);
+    expect(time.nowMs).toBeGreaterThanOrEqual(5_000);
+    expect(time.nowMs).toBeLessThan(7_000);
+  });
+
   it("notices completion within max(250 ms, 10% of the duration), for any duration", async () => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: 3_600_000 }), async (durationMs) => {

@@ -1,4 +1,4 @@
-import type { Clock, Deadline } from "./deadline";
+import { type Clock, type Deadline, formatDuration } from "./deadline";
 import { ClusterformError, isTransient } from "./errors";
 import { DEFAULT_UNREACHABLE_MS, realSleep, type Sleep, unreachableError } from "./retry";
 
@@ -37,6 +37,11 @@ export interface WaitOptions<T> {
   now?: Clock;
   /** How long polls may fail without reaching the platform before the wait gives up. @default 60000 */
   unreachableMs?: number;
+  /**
+   * Told after every poll that did not end the wait, e.g. `waiting for cluster "prod" to be
+   * RUNNING: status PROVISIONING (40s, timeout 30m)`. @default nothing is told
+   */
+  progress?: (message: string) => void;
 }
 
 /** What {@link waitFor} returns. */
@@ -91,6 +96,7 @@ export async function waitFor<T>(options: WaitOptions<T>): Promise<WaitResult<T>
     }
     const remainingMs = deadline.remainingMs();
     if (remainingMs <= 0) throw deadline.exceeded(what, lastSeen);
+    options.progress?.(`${what}: ${lastSeen.replace(/^last observed: /, "")} (${formatDuration(now() - startMs)}, timeout ${formatDuration(deadline.timeoutMs)})`);
     await sleep(Math.min(pollIntervalMs(now() - startMs), remainingMs));
   }
 }

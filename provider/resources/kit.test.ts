@@ -60,6 +60,7 @@ describe("defineResource: check", () => {
     ["keeps deleteBeforeReplace true", { deleteBeforeReplace: true }],
     ["keeps deleteBeforeReplace false", { deleteBeforeReplace: false }],
     ["leaves deleteBeforeReplace out when the program sent none", {}],
+    ["keeps the resource's URN", { resourceUrn: "urn:pulumi:dev::app::pulumi-nodejs:dynamic/widget::w" }],
   ])("%s, outside the resource's own schema", async (_, order) => {
     const { handler } = widget();
     expect(await handler.check({}, { __provider: P, name: "a", size: 1, ...order })).toEqual({

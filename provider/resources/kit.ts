@@ -2,14 +2,17 @@ import type { z } from "zod";
 import type { ConfigReader } from "../core/config";
 import { type DiffPlan, type PolicyTable, planDiff } from "../core/planner";
 import { type CheckFailure, describeValue, isUnknown, validateInputs } from "../core/validation";
+import { type Reporter, reporterFor } from "../engine-log";
 import type { ResourceHandler } from "../registry";
 import { ReplacementGuard, replacementClash, replaceOrderOf } from "./replacement";
 
 type Props = Record<string, unknown>;
 
-/** What every operation gets: the stack configuration, read at call time. */
+/** What every operation gets: the stack configuration, read at call time, and a way to talk to the user. */
 export interface OperationContext {
   readonly config: ConfigReader;
+  /** Progress and warnings shown on the resource's row in the CLI. */
+  readonly report: Reporter;
 }
 
 /** What `create` gets beyond the configuration. */
@@ -64,22 +67,27 @@ export interface ResourceDefinition<I> {
  */
 export function defineResource<I>(def: ResourceDefinition<I>): ResourceHandler {
   let config: ConfigReader = { get: () => undefined };
-  const ctx: OperationContext = { get config() { return config; } };
   const guard = new ReplacementGuard();
+  const contextFor = (props: Props): OperationContext => ({
+    get config() {
+      return config;
+    },
+    report: reporterFor(props),
+  });
 
   return {
     async configure(c) {
       config = c;
     },
     async check(olds, news) {
-      const { __provider, deleteBeforeReplace, ...raw } = news;
+      const { __provider, deleteBeforeReplace, resourceUrn, ...raw } = news;
       const orderFailures = checkReplaceOrder(deleteBeforeReplace);
       const result = validateInputs(def.schema, raw);
       if (!result.inputs || orderFailures.length > 0) {
         return { inputs: news, failures: [...orderFailures, ...result.failures].map(forEngine) };
       }
       const completed = def.complete ? def.complete(olds, result.inputs as I & Props) : (result.inputs as I & Props);
-      const inputs = { ...completed, ...(deleteBeforeReplace === undefined ? {} : { deleteBeforeReplace }) };
+      const inputs = { ...completed, ...definedOnly({ deleteBeforeReplace, resourceUrn }) };
       const updating = Object.keys(olds).length > 0;
       if (updating) guard.remember(inputs, def.identity(olds));
       const failures = def.checkChange && updating ? def.checkChange(olds, inputs) : [];
@@ -97,26 +105,24 @@ export function defineResource<I>(def: ResourceDefinition<I>): ResourceHandler {
     },
     async create(inputs) {
       const createCtx: CreateContext = {
-        get config() {
-          return config;
-        },
+        ...contextFor(inputs),
         confirmAdoption: (operation, identity) => guard.confirmAdoption(inputs, operation, identity),
       };
       const { id, outs } = await def.operations.create(createCtx, inputs as I & Props);
       return { id, outs: { ...inputs, ...outs } };
     },
     async read(id, props) {
-      const live = await def.operations.read(ctx, id, props);
+      const live = await def.operations.read(contextFor(props), id, props);
       // A blank id tells the engine the object is gone; refresh then drops it from the state.
       return live ? { id, props: { ...props, ...live } } : { id: "", props: {} };
     },
     async update(id, olds, news) {
       const plan = planDiff(def.policies, olds, news);
-      const outs = await def.operations.update(ctx, id, olds, news as I & Props, plan);
+      const outs = await def.operations.update(contextFor(news), id, olds, news as I & Props, plan);
       return { outs: { ...news, ...outs } };
     },
     async delete(id, props) {
-      await def.operations.delete(ctx, id, props);
+      await def.operations.delete(contextFor(props), id, props);
     },
   } satisfies ResourceHandler;
 }
@@ -129,6 +135,11 @@ export function defineResource<I>(def: ResourceDefinition<I>): ResourceHandler {
  */
 function forEngine(failure: CheckFailure): CheckFailure {
   return /[.[]/.test(failure.property) ? { property: "", reason: failure.reason } : failure;
+}
+
+/** The hidden inputs the SDK sent, without the ones it did not. */
+function definedOnly(fields: Props): Props {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
 }
 
 function checkReplaceOrder(value: unknown): CheckFailure[] {

@@ -65,7 +65,7 @@ export class Cluster extends pulumi.dynamic.Resource {
         kubernetesVersion: args.kubernetesVersion,
         controlPlane: args.controlPlane,
         timeouts: args.timeouts,
-        ...identityInputs(name, opts),
+        ...identityInputs(name, "cmassh:Cluster", opts),
         status: undefined,
         statusMessage: undefined,
         kubeconfig: undefined,

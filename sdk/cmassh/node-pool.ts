@@ -49,7 +49,7 @@ export class NodePool extends pulumi.dynamic.Resource {
         count: args.count,
         labels: args.labels,
         timeouts: args.timeouts,
-        ...identityInputs(name, opts),
+        ...identityInputs(name, "cmassh:NodePool", opts),
         clusterStatus: undefined,
       },
       withReplaceDefaults(opts),

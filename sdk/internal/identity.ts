@@ -9,17 +9,21 @@ export interface IdentityInputs {
   resourceName: string;
   /** The effective `deleteBeforeReplace` option: the provider adopts found objects only when it is true. */
   deleteBeforeReplace: boolean;
+  /** The resource's URN, so the provider can show progress on the resource's row in the CLI. */
+  resourceUrn: pulumi.Output<string>;
 }
 
 /**
- * The hidden inputs every resource sends: its ownership marker, its Pulumi name, and how its
- * replacements run (see {@link withReplaceDefaults}).
+ * The hidden inputs every resource sends: its ownership marker, its Pulumi name, how its
+ * replacements run (see {@link withReplaceDefaults}) and its URN.
+ * @param resourceType - the type routed by the provider, e.g. `cmassh:Cluster`.
  */
-export function identityInputs(resourceName: string, opts?: pulumi.CustomResourceOptions): IdentityInputs {
+export function identityInputs(resourceName: string, resourceType: string, opts?: pulumi.CustomResourceOptions): IdentityInputs {
   return {
     owner: ownerMarker(pulumi.getProject(), pulumi.getStack(), resourceName),
     resourceName,
     deleteBeforeReplace: opts?.deleteBeforeReplace ?? true,
+    resourceUrn: pulumi.createUrn(resourceName, `pulumi-nodejs:dynamic/${resourceType}`, opts?.parent),
   };
 }
 

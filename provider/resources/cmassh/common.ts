@@ -63,6 +63,7 @@ export async function waitForRunning(
   client: CmasshClient,
   name: string,
   deadline: Deadline,
+  progress?: (message: string) => void,
 ): Promise<{ cluster: ClusterDetail; polls: number }> {
   const started = deadline.now();
   let sawWork = false;
@@ -76,17 +77,24 @@ export async function waitForRunning(
     describe: (c) => `status ${c.status}${c.statusMessage ? ` (${c.statusMessage})` : ""}`,
     deadline,
     what: `cluster ${JSON.stringify(name)} to be RUNNING`,
+    progress,
   });
   return { cluster: result.value, polls: result.polls };
 }
 
 /** Waits until GetCluster answers NOT_FOUND. */
-export async function waitForGone(client: CmasshClient, name: string, deadline: Deadline): Promise<void> {
+export async function waitForGone(
+  client: CmasshClient,
+  name: string,
+  deadline: Deadline,
+  progress?: (message: string) => void,
+): Promise<void> {
   await waitFor({
     poll: () => findCluster(client, name, deadline),
     isDone: (c) => c === undefined,
     describe: (c) => (c ? `status ${c.status}` : "gone"),
     deadline,
     what: `cluster ${JSON.stringify(name)} to be deleted`,
+    progress,
   });
 }

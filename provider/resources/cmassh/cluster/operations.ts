@@ -72,7 +72,7 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
     await createOrAdopt(ctx, inputs, deadline);
     const name = inputs.name!;
     try {
-      const { cluster } = await waitForRunning(cmasshClient(ctx.config), name, deadline);
+      const { cluster } = await waitForRunning(cmasshClient(ctx.config), name, deadline, ctx.report.progress);
       return { id: name, outs: outputsOf(cluster) };
     } catch (err) {
       // The cluster exists: record it (with __provider, so delete can run) rather than orphan it.
@@ -109,7 +109,7 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
       await client.upgradeCluster(id, news.kubernetesVersion, { deadline });
     }
     try {
-      const { cluster } = await waitForRunning(client, id, deadline);
+      const { cluster } = await waitForRunning(client, id, deadline, ctx.report.progress);
       return outputsOf(cluster);
     } catch (err) {
       const seen = await findCluster(client, id, deadline).catch(() => undefined);
@@ -126,6 +126,6 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
       if (err instanceof ClusterformError && err.code === "NotFound") return;
       throw err;
     }
-    await waitForGone(client, id, deadline);
+    await waitForGone(client, id, deadline, ctx.report.progress);
   },
 };

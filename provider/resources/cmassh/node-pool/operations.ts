@@ -1,6 +1,6 @@
 import type { Deadline } from "../../../core/deadline";
 import { ClusterformError } from "../../../core/errors";
-import { type ResourceOperations, withPartialState } from "../../kit";
+import { type OperationContext, type ResourceOperations, withPartialState } from "../../kit";
 import { cmasshClient, findCluster, isAlreadyExists, toPlatformLabels, waitForRunning } from "../common";
 import { deadlineFor, readDeadline } from "../shared-schema";
 import { NODE_POOL_TIMEOUTS, type NodePoolInputs } from "./schema";
@@ -29,13 +29,38 @@ function foreignPool(clusterName: string, name: string): ClusterformError {
 }
 
 /** Waits for the cluster to settle; a failure keeps the pool in the stack (it exists). */
-async function settle(clusterName: string, id: string, outs: Props, config: Parameters<typeof cmasshClient>[0], deadline: Deadline): Promise<Props> {
+async function settle(ctx: OperationContext, clusterName: string, id: string, outs: Props, deadline: Deadline): Promise<Props> {
   try {
-    const { cluster } = await waitForRunning(cmasshClient(config), clusterName, deadline);
+    const { cluster } = await waitForRunning(cmasshClient(ctx.config), clusterName, deadline, ctx.report.progress);
     return { clusterStatus: cluster.status };
   } catch (err) {
     throw withPartialState(err, id, outs);
   }
+}
+
+function addSpec(inputs: NodePoolInputs, name: string) {
+  return [{ name, instanceType: inputs.instanceType, count: inputs.count, labels: toPlatformLabels(inputs.labels, inputs.owner) }];
+}
+
+/**
+ * Scales the pool to the new count. A pool deleted outside Pulumi answers NOT_FOUND: it is added
+ * again at the desired size, with a warning, since cma-ssh gives no other way to notice it.
+ */
+async function scaleOrReAdd(ctx: OperationContext, news: NodePoolInputs, clusterName: string, name: string, deadline: Deadline): Promise<void> {
+  const client = cmasshClient(ctx.config);
+  try {
+    await client.scaleNodePool(clusterName, [{ name, count: news.count }], { deadline });
+    return;
+  } catch (err) {
+    if (!(err instanceof ClusterformError && err.code === "NotFound")) throw err;
+    // The whole cluster being gone is not something a pool can repair: say so plainly.
+    if (!(await findCluster(client, clusterName, deadline))) throw err;
+  }
+  await ctx.report.warn(
+    `pool ${JSON.stringify(name)} of cluster ${JSON.stringify(clusterName)} no longer exists (ScaleNodePool answered NOT_FOUND: ` +
+      `it was deleted outside Pulumi); adding it again with ${news.count} machine(s)`,
+  );
+  await client.addNodePool(clusterName, addSpec(news, name), { deadline });
 }
 
 /**
@@ -51,11 +76,7 @@ export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
     const name = inputs.name!;
     const id = poolId(clusterName, name);
     try {
-      await client.addNodePool(
-        clusterName,
-        [{ name, instanceType: inputs.instanceType, count, labels: toPlatformLabels(inputs.labels, inputs.owner) }],
-        { deadline },
-      );
+      await client.addNodePool(clusterName, addSpec(inputs, name), { deadline });
     } catch (err) {
       if (!isAlreadyExists(err)) throw err;
       if (!inputs.autoNamed) throw foreignPool(clusterName, name);
@@ -63,7 +84,7 @@ export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
       ctx.confirmAdoption(`AddNodePool pool ${JSON.stringify(name)} of cluster ${JSON.stringify(clusterName)}`, id);
       await client.scaleNodePool(clusterName, [{ name, count }], { deadline });
     }
-    return { id, outs: await settle(clusterName, id, { ...inputs, clusterStatus: "UNKNOWN" }, ctx.config, deadline) };
+    return { id, outs: await settle(ctx, clusterName, id, { ...inputs, clusterStatus: "UNKNOWN" }, deadline) };
   },
 
   async read(ctx, id, props) {
@@ -73,13 +94,10 @@ export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
   },
 
   async update(ctx, id, _olds, news, plan) {
-    const client = cmasshClient(ctx.config);
     const deadline = deadlineFor(news, "update", NODE_POOL_TIMEOUTS);
     const { clusterName, name } = parseId(id, news);
-    if (plan.updates.some((u) => u.field === "count")) {
-      await client.scaleNodePool(clusterName, [{ name, count: news.count }], { deadline });
-    }
-    return settle(clusterName, id, news, ctx.config, deadline);
+    if (plan.updates.some((u) => u.field === "count")) await scaleOrReAdd(ctx, news, clusterName, name, deadline);
+    return settle(ctx, clusterName, id, news, deadline);
   },
 
   async delete(ctx, id, props) {
@@ -93,6 +111,6 @@ export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
       if (err instanceof ClusterformError && err.code === "NotFound") return;
       throw err;
     }
-    if (await findCluster(client, clusterName, deadline)) await waitForRunning(client, clusterName, deadline);
+    if (await findCluster(client, clusterName, deadline)) await waitForRunning(client, clusterName, deadline, ctx.report.progress);
   },
 };

@@ -1,0 +1,82 @@
+import * as path from "node:path";
+
+/**
+ * What an operation tells the person running Pulumi while it works.
+ *
+ * A dynamic provider's stdout and stderr reach the CLI only as messages of the whole stack. The
+ * engine's own Log RPC, given the resource's URN, puts a message on the resource's row instead:
+ * an ephemeral one replaces the row's status text while the step runs (progress), a lasting one is
+ * also listed under the resource in the Diagnostics at the end (warnings).
+ */
+export interface Reporter {
+  /** Shows `message` next to the resource while the step runs. Never waits, never throws. */
+  progress(message: string): void;
+  /** A warning shown next to the resource and kept in the run's Diagnostics. Never throws. */
+  warn(message: string): Promise<void>;
+}
+
+/** A reporter that says nothing: outside Pulumi's dynamic provider process, or without a URN. */
+export const SILENT: Reporter = { progress: () => {}, warn: async () => {} };
+
+/** The parts of Pulumi's generated engine protocol used here. */
+interface LogRequest {
+  setSeverity(severity: number): void;
+  setMessage(message: string): void;
+  setUrn(urn: string): void;
+  setEphemeral(ephemeral: boolean): void;
+}
+interface EngineProto {
+  LogRequest: new () => LogRequest;
+  LogSeverity: { INFO: number; WARNING: number };
+}
+interface Engine {
+  client: { log(request: LogRequest, done: () => void): void };
+  proto: EngineProto;
+}
+
+// Pulumi's generated engine client, loaded lazily from the @pulumi/pulumi the program installed.
+let engine: Engine | null | undefined;
+
+/**
+ * The dynamic provider process is started as `node <pulumi>/cmd/dynamic-provider <engine address>`:
+ * that address is where the engine listens for Log calls.
+ */
+function engineClient(): Engine | null {
+  if (engine !== undefined) return engine;
+  engine = null;
+  const address = process.argv[2];
+  const main = require.main?.filename ?? "";
+  if (!address || !main.includes(`${path.sep}dynamic-provider${path.sep}`)) return engine;
+  try {
+    const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
+    const load = <T>(id: string): T => require(require.resolve(id, { paths: [pulumiDir] }));
+    const grpc = load<{ credentials: { createInsecure(): unknown } }>("@grpc/grpc-js");
+    const rpc = load<{ EngineClient: new (address: string, credentials: unknown) => Engine["client"] }>("@pulumi/pulumi/proto/engine_grpc_pb");
+    engine = { client: new rpc.EngineClient(address, grpc.credentials.createInsecure()), proto: load<EngineProto>("@pulumi/pulumi/proto/engine_pb") };
+  } catch {
+    engine = null;
+  }
+  return engine;
+}
+
+function send(urn: string, message: string, ephemeral: boolean, warning: boolean): Promise<void> {
+  const e = engineClient();
+  if (!e) return Promise.resolve();
+  const request = new e.proto.LogRequest();
+  request.setSeverity(warning ? e.proto.LogSeverity.WARNING : e.proto.LogSeverity.INFO);
+  request.setMessage(message);
+  request.setUrn(urn);
+  request.setEphemeral(ephemeral);
+  // A message that cannot be shown is no reason to fail the operation.
+  return new Promise((resolve) => e.client.log(request, () => resolve()));
+}
+
+/** The reporter of the resource whose URN the SDK sent as the hidden input `resourceUrn`. */
+export function reporterFor(props: Record<string, unknown>): Reporter {
+  const urn = props.resourceUrn;
+  if (typeof urn !== "string" || !urn.startsWith("urn:pulumi:")) return SILENT;
+  return {
+    progress: (message) => void send(urn, message, true, false),
+    warn: (message) => send(urn, message, false, true),
+  };
+}
