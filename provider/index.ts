@@ -4,6 +4,7 @@
  * takes the resource type first and routes to that resource's handler.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { reportedOnce } from "./report-once";
 import { handlerFor } from "./registry";
 import "./resources";
 
@@ -16,12 +17,12 @@ export function configure(type: string, req: { config: Config }): Promise<void> 
 
 /** Validates and normalizes inputs; never calls the platform. */
 export function check(type: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult> {
-  return handlerFor(type).check(olds, news);
+  return reportedOnce(() => handlerFor(type).check(olds, news));
 }
 
 /** Plans the change; never calls the platform. */
 export function diff(type: string, id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
-  return handlerFor(type).diff(id, olds, news);
+  return reportedOnce(() => handlerFor(type).diff(id, olds, news));
 }
 
 /** Creates the object on the platform and waits until it is ready. */
@@ -31,7 +32,7 @@ export function create(type: string, inputs: Record<string, unknown>): Promise<p
 
 /** Reads the object's live state (refresh). */
 export function read(type: string, id: string, props: Record<string, unknown>): Promise<pulumi.dynamic.ReadResult> {
-  return handlerFor(type).read(id, props);
+  return reportedOnce(() => handlerFor(type).read(id, props));
 }
 
 /** Maps the diff onto the platform's own operations and waits for them. */
@@ -41,7 +42,7 @@ export function update(type: string, id: string, olds: Record<string, unknown>, 
 
 /** Deletes the object and waits until it is gone. */
 function remove(type: string, id: string, props: Record<string, unknown>): Promise<void> {
-  return handlerFor(type).delete(id, props);
+  return reportedOnce(() => handlerFor(type).delete(id, props));
 }
 
 export { remove as delete };
