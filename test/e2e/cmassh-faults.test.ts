@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type CmasshStack, openCmasshStack } from "../harness/cmassh-stack";
 import { spawnCli } from "../harness/engine";
 import type { AuditEntry } from "../harness/local-plane";
+import { killTree } from "../harness/processes";
 
 const creates = (entries: AuditEntry[]) => entries.filter((e) => e.operation === "CreateCluster" && e.code === "OK");
 
@@ -64,7 +65,7 @@ describe("cma-ssh under faults: state stays true, nothing orphaned, nothing dupl
     const exited = new Promise((resolve) => cli.once("exit", resolve));
     await expect.poll(async () => creates(await plane.audit()).length, { timeout: 60_000, interval: 100 }).toBe(1);
     // Kill the whole engine, CLI and providers, as a cancelled CI job would.
-    process.kill(-cli.pid!, "SIGKILL");
+    killTree(cli.pid!);
     await exited;
     expect((await plane.cmasshClusters()).map((c) => c.status)).toEqual(["PROVISIONING"]);
 

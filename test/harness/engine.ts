@@ -11,6 +11,7 @@ import {
   PulumiCommand,
   type Stack,
 } from "@pulumi/pulumi/automation";
+import { inject } from "vitest";
 import { repoRoot, workDir } from "./paths";
 
 /** One step the engine planned or took for a resource. */
@@ -35,10 +36,16 @@ export interface RunResult {
 }
 
 /** A stack of one program directory, driven through the real Pulumi CLI. */
+/** Options of a preview or an up. */
+export interface RunOptions {
+  /** URNs to replace, as `pulumi up --replace <urn>`. @default [] */
+  replace?: string[];
+}
+
 export interface EngineStack {
   readonly stack: Stack;
-  preview(): Promise<RunResult>;
-  up(): Promise<RunResult>;
+  preview(opts?: RunOptions): Promise<RunResult>;
+  up(opts?: RunOptions): Promise<RunResult>;
   refresh(): Promise<RunResult>;
   destroy(): Promise<RunResult>;
   exportState(): Promise<Deployment>;
@@ -48,7 +55,8 @@ export interface EngineStack {
    */
   storedState(): Promise<string>;
   setConfig(key: string, value: string, secret?: boolean): Promise<void>;
-  /** Steps of resources other than the stack itself and providers, with op != same. */
+  /** The URN of the resource with this logical name, from the stored state. */
+  urnOf(name: string): Promise<string>;
 }
 
 const PASSPHRASE = "clusterform-tests";
@@ -64,7 +72,9 @@ export function engineEnv(): Record<string, string> {
   const backend = path.join(engineHome, "backend");
   mkdirSync(home, { recursive: true });
   mkdirSync(backend, { recursive: true });
+  const [markerName, markerValue] = testRunMarker().split("=");
   return {
+    [markerName]: markerValue,
     PULUMI_HOME: home,
     PULUMI_BACKEND_URL: `file://${backend}`,
     PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
@@ -73,6 +83,11 @@ export function engineEnv(): Record<string, string> {
     PULUMI_SKIP_CONFIRMATIONS: "true",
     PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
   };
+}
+
+/** `CLUSTERFORM_TEST_RUN=<id>`: every process a test starts carries it, so none can be left behind unseen. */
+export function testRunMarker(): string {
+  return inject("testRun");
 }
 
 /** The folder holding the Pulumi CLI that scripts/setup.sh prepared (or found). */
@@ -132,18 +147,16 @@ export async function openStack(opts: {
 }
 
 function wrapStack(stack: Stack): EngineStack {
-  const run = async (
-    kind: "preview" | "up" | "refresh" | "destroy",
-  ): Promise<RunResult> => {
+  const run = async (kind: "preview" | "up" | "refresh" | "destroy", opts: RunOptions = {}): Promise<RunResult> => {
     const collector = new StepCollector();
     const common = { onEvent: (e: EngineEvent) => collector.add(e), color: "never" as const };
     switch (kind) {
       case "preview": {
-        const r = await stack.preview({ ...common, diff: true });
+        const r = await stack.preview({ ...common, diff: true, replace: opts.replace });
         return { steps: collector.steps, outputs: {}, stdout: r.stdout };
       }
       case "up": {
-        const r = await stack.up(common);
+        const r = await stack.up({ ...common, replace: opts.replace });
         return { steps: collector.steps, outputs: unwrapOutputs(r.outputs), stdout: r.stdout };
       }
       case "refresh": {
@@ -158,8 +171,8 @@ function wrapStack(stack: Stack): EngineStack {
   };
   return {
     stack,
-    preview: () => run("preview"),
-    up: () => run("up"),
+    preview: (opts) => run("preview", opts),
+    up: (opts) => run("up", opts),
     refresh: () => run("refresh"),
     destroy: () => run("destroy"),
     exportState: () => stack.exportStack(),
@@ -169,6 +182,12 @@ function wrapStack(stack: Stack): EngineStack {
       return readFileSync(path.join(backend, ".pulumi", "stacks", settings.name, `${stack.name}.json`), "utf8");
     },
     setConfig: (key, value, secret = false) => stack.setConfig(key, { value, secret }),
+    urnOf: async (name) => {
+      const resources = (await stack.exportStack()).deployment.resources ?? [];
+      const found = resources.find((r: { urn: string }) => r.urn.endsWith(`::${name}`));
+      if (!found) throw new Error(`no resource named ${name} in the state`);
+      return found.urn;
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import * as path from "node:path";
+import { testRunMarker } from "./engine";
 import { workDir } from "./paths";
 
 /** One entry of the local control plane's audit log. */
@@ -64,7 +65,8 @@ async function json<T>(url: string, init?: RequestInit): Promise<T> {
 
 function launch(cli: string, args: string[]): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    const [name, value] = testRunMarker().split("=");
+    const child = spawn(process.execPath, [cli, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, [name]: value } });
     let out = "";
     let err = "";
     child.stdout?.on("data", (chunk) => {

@@ -15,7 +15,8 @@ export const PULUMI_SDK_VERSION: string = require("@pulumi/pulumi/package.json")
 export function packPackage(dir: string, as: string): string {
   const dest = path.join(workDir(), "pack");
   mkdirSync(dest, { recursive: true });
-  const out = execFileSync("npm", ["pack", "--silent", "--pack-destination", dest, dir], { encoding: "utf8" });
+  // The e2e global setup has just built: skip the package's own prepack build.
+  const out = execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", dest, dir], { encoding: "utf8" });
   const produced = path.join(dest, out.trim().split("\n").pop() ?? "");
   const target = path.join(dest, `${as}.tgz`);
   renameSync(produced, target);
@@ -34,20 +35,22 @@ export function clusterformTarball(): string {
 /**
  * Creates (or refreshes) a folder whose node_modules holds @pulumi/pulumi and the given tarballs,
  * installed the way a user installs packages. Programs copied below it resolve those modules.
+ * @param pulumiVersion - the @pulumi/pulumi the program uses. @default {@link PULUMI_SDK_VERSION}
  */
-export function installWorkspace(name: string, tarballs: Record<string, string>): string {
+export function installWorkspace(name: string, tarballs: Record<string, string>, pulumiVersion = PULUMI_SDK_VERSION): string {
   const dir = path.join(workDir(), "workspaces", name);
   mkdirSync(dir, { recursive: true });
   // Reinstalling costs seconds; skip it when the very same tarballs are installed already.
   const stampFile = path.join(dir, ".installed");
-  const stamp = Object.entries(tarballs)
-    .map(([pkg, tarball]) => `${pkg}=${createHash("sha256").update(readFileSync(tarball)).digest("hex")}`)
+  const stamp = [`@pulumi/pulumi=${pulumiVersion}`]
+    .concat(Object.entries(tarballs).map(([pkg, tarball]) => `${pkg}=${createHash("sha256").update(readFileSync(tarball)).digest("hex")}`))
     .join("\n");
   if (existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp) return dir;
   // A tarball's integrity changes with every pack; forget the old lock so npm takes the new one.
   rmSync(path.join(dir, "package-lock.json"), { force: true });
   for (const pkg of Object.keys(tarballs)) rmSync(path.join(dir, "node_modules", pkg), { recursive: true, force: true });
-  const dependencies: Record<string, string> = { "@pulumi/pulumi": PULUMI_SDK_VERSION };
+  rmSync(path.join(dir, "node_modules", "@pulumi", "pulumi"), { recursive: true, force: true });
+  const dependencies: Record<string, string> = { "@pulumi/pulumi": pulumiVersion };
   for (const [pkg, tarball] of Object.entries(tarballs)) dependencies[pkg] = `file:${tarball}`;
   writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `ws-${name}`, private: true, dependencies }, null, 2));
   execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], {

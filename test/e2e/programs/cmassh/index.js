@@ -9,12 +9,19 @@ const json = (key, fallback) => {
   return raw === undefined ? fallback : JSON.parse(raw);
 };
 
-const cluster = new cmassh.Cluster("main", {
-  name: json("clusterName", undefined),
-  kubernetesVersion: json("version", "1.30.10"),
-  controlPlane: json("controlPlane", { instanceType: "standard", count: 1 }),
-  timeouts: json("clusterTimeouts", undefined),
-});
+// `undefined` leaves the option to the SDK's default.
+const order = (value) => (value === undefined ? {} : { deleteBeforeReplace: value });
+
+const cluster = new cmassh.Cluster(
+  "main",
+  {
+    name: json("clusterName", undefined),
+    kubernetesVersion: json("version", "1.30.10"),
+    controlPlane: json("controlPlane", { instanceType: "standard", count: 1 }),
+    timeouts: json("clusterTimeouts", undefined),
+  },
+  order(json("clusterDeleteBeforeReplace", undefined)),
+);
 
 const other = json("withOther", false)
   ? new cmassh.Cluster("other", { kubernetesVersion: "1.30.10", controlPlane: { instanceType: "standard", count: 1 } })
@@ -22,14 +29,18 @@ const other = json("withOther", false)
 
 const pools = {};
 for (const [key, spec] of Object.entries(json("pools", {}))) {
-  pools[key] = new cmassh.NodePool(key, {
-    clusterName: spec.cluster === "other" && other ? other.name : cluster.name,
-    name: spec.name,
-    instanceType: spec.instanceType ?? "standard",
-    count: spec.count ?? 1,
-    labels: spec.labels,
-    timeouts: spec.timeouts,
-  });
+  pools[key] = new cmassh.NodePool(
+    key,
+    {
+      clusterName: spec.cluster === "other" && other ? other.name : cluster.name,
+      name: spec.name,
+      instanceType: spec.instanceType ?? "standard",
+      count: spec.count ?? 1,
+      labels: spec.labels,
+      timeouts: spec.timeouts,
+    },
+    order(spec.deleteBeforeReplace),
+  );
 }
 
 exports.clusterName = cluster.name;

@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CmasshStack, openCmasshStack } from "../harness/cmassh-stack";
+import { changingSteps, spawnCli } from "../harness/engine";
+import { type AuditEntry, mutations } from "../harness/local-plane";
+import { killTree } from "../harness/processes";
+
+/** What the platform holds: `cluster` and `cluster/pool:count` for every pool. */
+async function inventory(t: CmasshStack): Promise<string[]> {
+  const clusters = await t.plane.cmasshClusters();
+  return clusters.flatMap((c) => [`${c.name} ${c.status}`, ...c.pools.map((p) => `${c.name}/${p.name}:${p.count}`)]).sort();
+}
+
+/** What the state names, as the program exports it. */
+function named(outputs: Record<string, unknown>): string[] {
+  const cluster = String(outputs.clusterName);
+  const pools = outputs.poolNames as Record<string, string>;
+  return [`${cluster} RUNNING`, ...Object.values(pools).map((p) => `${cluster}/${p}:1`)].sort();
+}
+
+const OK = (entries: AuditEntry[]) => entries.filter((e) => e.code === "OK");
+
+describe("cma-ssh: `pulumi up --replace` ends with a new object the state names, never adopting the old one", () => {
+  let t: CmasshStack;
+  const pools = { derived: {}, chosen: { name: "chosen-pool" } };
+
+  beforeAll(async () => {
+    t = await openCmasshStack({ timeScale: 0.2 });
+    await t.configure({ pools });
+    await t.stack.up();
+  });
+  afterAll(async () => {
+    await t?.plane.stop();
+  });
+
+  it.each([
+    ["a pool with a derived name", "derived"],
+    ["a pool with a chosen name", "chosen"],
+  ])("replaces %s by deleting it, then adding it again", async (_, key) => {
+    const before = (await t.stack.up()).outputs;
+    const pool = `${before.clusterName}/${(before.poolNames as Record<string, string>)[key]}`;
+    const since = await t.plane.lastSeq();
+    const result = await t.stack.up({ replace: [await t.stack.urnOf(key)] });
+    expect(changingSteps(result).map((s) => `${s.op} ${s.name}`)).toEqual([`replace ${key}`]);
+    expect(mutations(await t.plane.audit(since))).toEqual([`DeleteNodePool ${pool}`, `AddNodePool ${pool}`]);
+    expect(await inventory(t)).toEqual(named(result.outputs));
+  });
+
+  it.each([
+    ["a derived name", undefined],
+    ["a chosen name", "chosen-main"],
+  ])("replaces a cluster with %s and its pools: all deleted first, then created again", async (_, clusterName) => {
+    await t.configure({ clusterName, pools });
+    const before = (await t.stack.up()).outputs;
+    const cluster = String(before.clusterName);
+    const poolIds = Object.values(before.poolNames as Record<string, string>).map((p) => `${cluster}/${p}`);
+    const since = await t.plane.lastSeq();
+    const result = await t.stack.up({ replace: [await t.stack.urnOf("main")] });
+    const calls = mutations(await t.plane.audit(since));
+    expect([...calls.slice(0, 2)].sort()).toEqual(poolIds.map((p) => `DeleteNodePool ${p}`).sort());
+    expect(calls.slice(2, 4)).toEqual([`DeleteCluster ${cluster}`, `CreateCluster ${cluster}`]);
+    expect([...calls.slice(4)].sort()).toEqual(poolIds.map((p) => `AddNodePool ${p}`).sort());
+    expect(await inventory(t)).toEqual(named(result.outputs));
+  });
+
+  it("refuses a create-first replacement of an object that keeps its name before changing anything, saying how to replace", async () => {
+    await t.configure({ clusterName: undefined, pools: { ...pools, derived: { deleteBeforeReplace: false } } });
+    const before = (await t.stack.up()).outputs;
+    const held = await inventory(t);
+    const since = await t.plane.lastSeq();
+    const failure = await t.stack.up({ replace: [await t.stack.urnOf("derived")] }).then(
+      () => "succeeded",
+      (err: Error) => err.message,
+    );
+    expect(failure).toMatch(/already exists, and with deleteBeforeReplace: false Clusterform cannot tell whether it is the object this run replaces/);
+    expect(failure).toMatch(/Remove `deleteBeforeReplace: false`/);
+    // cma-ssh cannot read a pool: the only call is an AddNodePool it refuses as a duplicate.
+    expect(OK(await t.plane.audit(since)).filter((e) => e.operation !== "GetCluster")).toEqual([]);
+    expect(await inventory(t)).toEqual(held);
+    expect(await inventory(t)).toEqual(named(before));
+  });
+
+  it("refuses at preview a create-first replacement of a cluster that keeps its chosen name", async () => {
+    await t.configure({ clusterName: "chosen-main", clusterDeleteBeforeReplace: false, pools });
+    await t.stack.up();
+    await t.configure({ clusterName: "chosen-main", clusterDeleteBeforeReplace: false, pools, controlPlane: { instanceType: "gpu", count: 1 } });
+    const since = await t.plane.lastSeq();
+    await expect(t.stack.preview()).rejects.toThrow(/REPLACEMENT_CLASH: .*remove `deleteBeforeReplace: false`/);
+    expect(await t.plane.audit(since)).toEqual([]);
+    await t.configure({ clusterName: undefined, clusterDeleteBeforeReplace: undefined, pools, controlPlane: undefined });
+    await t.stack.up();
+  });
+
+  it("creates first when asked and the name changes: the new pool is added before the old one is deleted", async () => {
+    await t.configure({ pools: { ...pools, derived: { deleteBeforeReplace: false } } });
+    const before = (await t.stack.up()).outputs;
+    await t.configure({ pools: { ...pools, derived: { deleteBeforeReplace: false, labels: { tier: "batch" } } } });
+    const since = await t.plane.lastSeq();
+    const after = (await t.stack.up()).outputs;
+    const [oldName, newName] = [before, after].map((o) => `${o.clusterName}/${(o.poolNames as Record<string, string>).derived}`);
+    expect(oldName).not.toBe(newName);
+    expect(mutations(await t.plane.audit(since))).toEqual([`AddNodePool ${newName}`, `DeleteNodePool ${oldName}`]);
+    expect(await inventory(t)).toEqual(named(after));
+  });
+});
+
+describe("cma-ssh: a run killed between a create-first replacement's create and the old pool's delete", () => {
+  let t: CmasshStack;
+
+  beforeAll(async () => {
+    t = await openCmasshStack({ timeScale: 3 });
+  });
+  afterAll(async () => {
+    await t?.plane.stop();
+  });
+
+  it("never deletes, on the next run, the pool the state names", async () => {
+    await t.configure({ pools: { p: { deleteBeforeReplace: false } } });
+    const before = (await t.stack.up()).outputs;
+    const oldPool = `${before.clusterName}/${(before.poolNames as Record<string, string>).p}`;
+    await t.configure({ pools: { p: { deleteBeforeReplace: false, labels: { tier: "batch" } } } });
+    const since = await t.plane.lastSeq();
+    const cli = spawnCli(t.programDir, ["up", "--yes", "--skip-preview", "--stack", t.stack.stack.name]);
+    const exited = new Promise((resolve) => cli.once("exit", resolve));
+    const added = async () => OK(await t.plane.audit(since)).filter((e) => e.operation === "AddNodePool");
+    await expect.poll(async () => (await added()).length, { timeout: 120_000, interval: 100 }).toBe(1);
+    killTree(cli.pid!);
+    await exited;
+    const newPool = (await added())[0].target;
+    expect(mutations(await t.plane.audit(since))).toEqual([`AddNodePool ${newPool}`]);
+
+    await t.stack.stack.cancel();
+    const after = (await t.stack.up()).outputs;
+    expect(`${after.clusterName}/${(after.poolNames as Record<string, string>).p}`).toBe(newPool);
+    expect(mutations(await t.plane.audit(since)).filter((m) => m.startsWith("DeleteNodePool"))).toEqual([`DeleteNodePool ${oldPool}`]);
+    expect(await inventory(t)).toEqual(named(after));
+  });
+});
+
+describe("cma-ssh: the documented recovery of a cluster in ERROR", () => {
+  let t: CmasshStack;
+
+  beforeAll(async () => {
+    t = await openCmasshStack({ program: "cmassh-single", timeScale: 0.2 });
+  });
+  afterAll(async () => {
+    await t?.plane.stop();
+  });
+
+  it("`pulumi up --replace <urn>` deletes the failed cluster and creates a RUNNING one under the name the state keeps", async () => {
+    await t.plane.addFault({ api: "cmassh", operation: "CreateCluster", action: "fail-operation", message: "no capacity" });
+    await expect(t.stack.up()).rejects.toThrow(/is in ERROR: no capacity/);
+    const [failed] = await t.plane.cmasshClusters();
+    expect(failed.status).toBe("ERROR");
+    const since = await t.plane.lastSeq();
+    const result = await t.stack.up({ replace: [await t.stack.urnOf("solo")] });
+    expect(result.outputs).toMatchObject({ clusterName: failed.name, status: "RUNNING" });
+    expect(mutations(await t.plane.audit(since))).toEqual([`DeleteCluster ${failed.name}`, `CreateCluster ${failed.name}`]);
+    expect((await t.plane.cmasshClusters()).map((c) => `${c.name} ${c.status}`)).toEqual([`${failed.name} RUNNING`]);
+  });
+});
