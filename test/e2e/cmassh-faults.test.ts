@@ -25,6 +25,21 @@ describe("cma-ssh under faults: state stays true, nothing orphaned, nothing dupl
     expect(await t.plane.cmasshClusters()).toHaveLength(1);
   });
 
+  it("fails within clusterform:unreachableTimeout against an endpoint nothing listens on, naming the address", async () => {
+    t = await openCmasshStack({ program: "cmassh-single", config: { "clusterform:unreachableTimeout": "3s" } });
+    const address = `http://127.0.0.1:${t.plane.port}`;
+    await t.plane.stop();
+    // The cluster's create timeout is 2 minutes: only the unreachable limit can end the run sooner.
+    const started = Date.now();
+    const failure = await t.stack.up().then(
+      () => "succeeded",
+      (err: Error) => err.message,
+    );
+    expect(failure).toMatch(new RegExp(`UNREACHABLE: cannot reach ${address.replace(/\./g, "\\.")}: connect ECONNREFUSED`));
+    expect(failure).toMatch(/giving up \(limit 3s, set by clusterform:unreachableTimeout\)/);
+    expect(Date.now() - started).toBeLessThan(120_000);
+  });
+
   it("records a cluster whose provisioning ends in ERROR, fails clearly, and never orphans or duplicates it", async () => {
     t = await openCmasshStack({ program: "cmassh-single", timeScale: 0.2 });
     await t.plane.addFault({ api: "cmassh", operation: "CreateCluster", action: "fail-operation", message: "no capacity for gpu machines" });

@@ -62,6 +62,23 @@ describe("cma-ssh cluster and node pools: the whole lifecycle through the engine
     expect(changingSteps(await t.stack.preview())).toEqual([]);
   });
 
+  it("adds a pool deleted out of band again when its count changes, and says so", async () => {
+    const [cluster] = await t.plane.cmasshClusters();
+    const pool = String(((await t.stack.stack.outputs()).poolNames.value as Record<string, string>).general);
+    const gone = await fetch(`${t.plane.url}/api/v1/cluster/pool?clusterName=${cluster.name}&node_pool_names=${pool}`, { method: "DELETE" });
+    expect(gone.status).toBe(200);
+    await t.configure({ pools: { general: { count: 3 }, gpu: { instanceType: "gpu", count: 1 } } });
+    const since = await t.plane.lastSeq();
+    const result = await t.stack.up();
+    expect(mutations(await t.plane.audit(since))).toEqual([`ScaleNodePool ${cluster.name}/${pool}`, `AddNodePool ${cluster.name}/${pool}`]);
+    expect((await t.plane.audit(since)).filter((e) => e.operation === "ScaleNodePool").map((e) => e.code)).toEqual(["NOT_FOUND"]);
+    expect(result.stdout).toContain(
+      `warning: pool "${pool}" of cluster "${cluster.name}" no longer exists (ScaleNodePool answered NOT_FOUND: it was deleted outside Pulumi); adding it again with 3 machine(s)`,
+    );
+    const [after] = await t.plane.cmasshClusters();
+    expect(after.pools.find((p) => p.name === pool)?.count).toBe(3);
+  });
+
   it("drops a cluster deleted out of band on refresh, and recreates it on up", async () => {
     const [cluster] = await t.plane.cmasshClusters();
     const gone = await fetch(`${t.plane.url}/api/v1/cluster?name=${cluster.name}`, { method: "DELETE" });

@@ -40,7 +40,7 @@ describe("cma-ssh: `pulumi up --replace` ends with a new object the state names,
     const pool = `${before.clusterName}/${(before.poolNames as Record<string, string>)[key]}`;
     const since = await t.plane.lastSeq();
     const result = await t.stack.up({ replace: [await t.stack.urnOf(key)] });
-    expect(changingSteps(result).map((s) => `${s.op} ${s.name}`)).toEqual([`replace ${key}`]);
+    expect(changingSteps(result).map((s) => `${s.op} ${s.name}`)).toEqual([`delete-replaced ${key}`, `replace ${key}`, `create-replacement ${key}`]);
     expect(mutations(await t.plane.audit(since))).toEqual([`DeleteNodePool ${pool}`, `AddNodePool ${pool}`]);
     expect(await inventory(t)).toEqual(named(result.outputs));
   });
