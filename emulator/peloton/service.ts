@@ -1,0 +1,88 @@
+import { randomUUID } from "node:crypto";
+import { create, type DescService, type Message } from "@bufbuild/protobuf";
+import type { ConnectRouter, HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import { JobService } from "../../proto/gen/peloton/api/v1alpha/job/stateless/svc/stateless_svc_pb";
+import { ResourcePoolService } from "../../proto/gen/peloton/api/v1alpha/respool/svc/respool_svc_pb";
+import type { CallContext, CallPipeline } from "../calls";
+import { inTransaction } from "../database";
+import { PELOTON_API, type PelotonEnv } from "./env";
+import type { ServiceHandlers } from "./handler-types";
+import { createJobControl } from "./job-control";
+import { createJobMutations } from "./job-mutations";
+import { createJobReads } from "./job-reads";
+import { mustFindJob } from "./job-validation";
+import { createPodReads } from "./pod-reads";
+import { createRespoolHandlers } from "./respool-handlers";
+import { settle } from "./simulation";
+import { assertYarpcCall, readYarpcMetadata } from "./yarpc";
+
+/** RPC method names of both services, as audited and as faults name them. */
+export const PELOTON_OPERATIONS: readonly string[] = [...JobService.methods, ...ResourcePoolService.methods].map((m) => m.name);
+
+type AnyRequest = {
+  jobId?: { value: string };
+  respoolId?: { value: string };
+  spec?: { name?: string };
+  path?: { value: string };
+  jobName?: string;
+};
+
+/** The audit target of a call: the job or pool it names, else the name it creates or looks up. */
+function targetOf(request: AnyRequest): string {
+  return request.jobId?.value || request.respoolId?.value || request.spec?.name || request.path?.value || request.jobName || "";
+}
+
+type AnyHandler = (request: Message, ctx: CallContext) => unknown;
+
+/**
+ * Registers one service: every call checks the YARPC metadata, goes through faults and the audit
+ * log, advances the simulation to now, runs its handler in one transaction, and settles what the
+ * handler started at this instant.
+ */
+function mount<S extends DescService>(router: ConnectRouter, service: S, handlers: ServiceHandlers<S>, env: PelotonEnv, pipeline: CallPipeline): void {
+  const byLocalName = handlers as unknown as Record<string, AnyHandler>;
+  const impl: Record<string, unknown> = {};
+  for (const method of service.methods) {
+    const streaming = method.methodKind === "server_streaming";
+    const call = (request: Message, context: HandlerContext) => {
+      const requestId = context.requestHeader.get("x-request-id") || randomUUID();
+      return pipeline({ api: PELOTON_API, operation: method.name, target: targetOf(request as AnyRequest), requestId }, (ctx) => {
+        const meta = readYarpcMetadata(context.requestHeader);
+        assertYarpcCall(meta, service.typeName, method.name, streaming || context.timeoutMs() !== undefined);
+        context.responseHeader.set("rpc-service", meta.service);
+        settle(env);
+        const reply = inTransaction(env.db, () => byLocalName[method.localName](request, ctx));
+        // A mutation's effects at this instant (pods to start, pods to admit) happen now, not at the next call.
+        settle(env);
+        return reply;
+      });
+    };
+    impl[method.localName] = streaming
+      ? async function* (request: Message, context: HandlerContext) {
+          for (const reply of (await call(request, context)) as Record<string, unknown>[]) yield create(method.output, reply);
+        }
+      : async (request: Message, context: HandlerContext) => create(method.output, (await call(request, context)) as Record<string, unknown>);
+  }
+  router.service(service, impl as unknown as ServiceImpl<S>);
+}
+
+/** Builds the JobService handlers; PatchJob answers empty, as the 2019 job manager does. */
+function jobHandlers(env: PelotonEnv): ServiceHandlers<typeof JobService> {
+  return {
+    ...createJobMutations(env),
+    ...createJobControl(env),
+    ...createJobReads(env),
+    ...createPodReads(env),
+    patchJob: () => ({}),
+    refreshJob(request) {
+      mustFindJob(env, request.jobId?.value ?? "");
+      return {};
+    },
+  };
+}
+
+/** Registers Peloton's JobService and ResourcePoolService on the shared router. */
+export function registerPeloton(router: ConnectRouter, env: PelotonEnv, pipeline: CallPipeline): void {
+  mount(router, JobService, jobHandlers(env), env, pipeline);
+  mount(router, ResourcePoolService, createRespoolHandlers(env), env, pipeline);
+}
