@@ -1,0 +1,65 @@
+import { toJson } from "@bufbuild/protobuf";
+import { Phase, VClusterSpecSchema } from "../../proto/gen/vcluster/api/v1/vcluster_api_pb";
+import { settleDue, type VclusterEnv, viewOf } from "./context";
+import type { UpdateMaskRecord } from "./journal";
+import { snapshotStatus } from "./view";
+import { SnapshotStatus } from "../../proto/gen/vcluster/api/v1/vcluster_api_pb";
+
+/** One vcluster as the admin API shows it to tests. */
+export interface VclusterAdminView {
+  id: string;
+  namespace: string;
+  name: string;
+  /** Phase name, e.g. `"RUNNING"`. */
+  phase: string;
+  /** The spec in protobuf JSON with proto field names. */
+  spec: unknown;
+  labels: Record<string, string>;
+  replicas: { desired: number };
+  generation: number;
+  reason: string;
+  message: string;
+  operationsInFlight: string[];
+}
+
+/** Every vcluster, settled at the current time. */
+export function listVclustersForAdmin(env: VclusterEnv): { vclusters: VclusterAdminView[] } {
+  settleDue(env);
+  const vclusters = env.clusters.list().map((cluster) => {
+    const view = viewOf(env, cluster);
+    return {
+      id: cluster.id,
+      namespace: cluster.namespace,
+      name: cluster.name,
+      phase: Phase[view.phase],
+      spec: toJson(VClusterSpecSchema, cluster.spec, { useProtoFieldName: true }),
+      labels: cluster.labels,
+      replicas: { desired: cluster.spec.replicas },
+      generation: cluster.generation,
+      reason: cluster.reason,
+      message: cluster.message,
+      operationsInFlight: view.inFlight.map((op) => op.kind),
+    };
+  });
+  return { vclusters };
+}
+
+/** Every live snapshot with its status name. */
+export function listSnapshotsForAdmin(env: VclusterEnv): { snapshots: object[] } {
+  settleDue(env);
+  const nowMs = env.clock.now();
+  const snapshots = env.snapshots.list(nowMs).map((s) => ({
+    id: s.id,
+    name: s.name,
+    namespace: s.namespace,
+    vclusterName: s.vclusterName,
+    status: SnapshotStatus[snapshotStatus(s, nowMs)],
+    expireTime: s.expireMs > 0 ? new Date(s.expireMs).toISOString() : null,
+  }));
+  return { snapshots };
+}
+
+/** Every UpdateVCluster mask received, oldest first. */
+export function listUpdateMasksForAdmin(env: VclusterEnv): { updates: UpdateMaskRecord[] } {
+  return { updates: env.journal.updateMasks() };
+}

@@ -1,0 +1,64 @@
+import type { PlatformModule } from "../platform";
+import { listSnapshotsForAdmin, listUpdateMasksForAdmin, listVclustersForAdmin } from "./admin-view";
+import { settleDue, type VclusterEnv } from "./context";
+import { Journal } from "./journal";
+import { VCLUSTER_SCHEMA } from "./schema";
+import { createVclusterService, VCLUSTER_API, VCLUSTER_OPERATIONS } from "./service";
+import { SnapshotStore } from "./snapshot-store";
+import { ClusterStore } from "./store";
+import { BREAK_WATCH_ACTION } from "./watch";
+
+/**
+ * The longest the settle timer sleeps: a clock that jumps (a test's fake clock) is noticed within
+ * this many real milliseconds, which bounds how late a watch hears of a time-driven change.
+ */
+export const MAX_TIMER_MS = 250;
+
+/** vcluster: gRPC services `vcluster.api.v1.VClusterService` and `SnapshotService`. */
+export const vclusterModule: PlatformModule = {
+  api: VCLUSTER_API,
+  schema: VCLUSTER_SCHEMA,
+  operations: VCLUSTER_OPERATIONS,
+  faultActions: [BREAK_WATCH_ACTION],
+  start(ctx) {
+    let timer: NodeJS.Timeout | undefined;
+    let closed = false;
+    const env: VclusterEnv = {
+      clusters: new ClusterStore(ctx.db),
+      snapshots: new SnapshotStore(ctx.db),
+      journal: new Journal(ctx.db),
+      clock: ctx.clock,
+      timeScale: ctx.timeScale,
+      faults: ctx.faults,
+      listeners: new Set(),
+      reschedule() {
+        clearTimeout(timer);
+        const due = closed ? undefined : env.clusters.nextDueMs();
+        if (due === undefined) return;
+        timer = setTimeout(fire, Math.min(MAX_TIMER_MS, Math.max(0, due - env.clock.now())));
+        timer.unref();
+      },
+    };
+    // Changes that come from the passage of time reach watches when they happen, not at the next read.
+    const fire = () => {
+      if (closed) return;
+      settleDue(env);
+      env.reschedule();
+    };
+    const service = createVclusterService(env, ctx.pipeline);
+    env.reschedule();
+    return {
+      registerGrpc: (router) => service.register(router),
+      views: {
+        "/_local/vcluster/vclusters": () => listVclustersForAdmin(env),
+        "/_local/vcluster/snapshots": () => listSnapshotsForAdmin(env),
+        "/_local/vcluster/update-masks": () => listUpdateMasksForAdmin(env),
+      },
+      close() {
+        closed = true;
+        clearTimeout(timer);
+        service.closeWatches();
+      },
+    };
+  },
+};
