@@ -1,0 +1,231 @@
+import { randomUUID } from "node:crypto";
+import { activateNodes, createMember, evalClusterStatus, pickVictims, removeNodes, setNodeStatus } from "./cluster-state";
+import type { ActionName, ActionRecord, ClusterStatus } from "./records";
+import type { SenlinStore } from "./store";
+
+/** What an action's end produced: a failure, or a reason and outputs overriding the defaults. */
+export interface EndOutcome {
+  failure?: string;
+  reason?: string;
+  outputs?: Record<string, unknown>;
+}
+
+/** How one kind of action behaves. */
+export interface ActionKind {
+  /** The cluster status and reason while it runs; absent leaves the cluster as it is. */
+  running?: [ClusterStatus, string];
+  /** Effects when it starts: what shows at once (sizes, new nodes CREATING, victims DELETING). */
+  onStart?(store: SenlinStore, action: ActionRecord, atMs: number): void;
+  /** Effects when it ends successfully. */
+  onEnd(store: SenlinStore, action: ActionRecord, atMs: number): EndOutcome;
+  /** `status_reason` of a successful action. */
+  successReason: string;
+}
+
+/** Records the node ids an action's start chose, for its end. */
+function remember(store: SenlinStore, action: ActionRecord, created: string[], removed: string[]): void {
+  store.actions.update(action.id, (a) => ({ ...a, plan: { ...a.plan, created, removed } }));
+}
+
+function plan(store: SenlinStore, action: ActionRecord) {
+  return store.actions.get(action.id)?.plan ?? action.plan;
+}
+
+/** Brings the member count to the planned desired capacity: creates nodes or marks victims DELETING. */
+function startResize(store: SenlinStore, action: ActionRecord, atMs: number): void {
+  const cluster = store.clusters.update(action.clusterId, (c) => ({ ...c, ...action.plan.size }));
+  if (!cluster) return;
+  const members = store.members(cluster.id).filter((n) => n.status !== "DELETING");
+  const delta = cluster.desiredCapacity - members.length;
+  const created = Array.from({ length: Math.max(0, delta) }, () => createMember(store, cluster, atMs).id);
+  const removed = pickVictims(members, -delta);
+  setNodeStatus(store, removed, "DELETING", "Deletion in progress");
+  remember(store, action, created, removed);
+}
+
+function endResize(store: SenlinStore, action: ActionRecord, atMs: number): EndOutcome {
+  const { created = [], removed = [] } = plan(store, action);
+  activateNodes(store, created, "Creation succeeded", atMs);
+  removeNodes(store, removed, true, atMs);
+  evalClusterStatus(store, action.clusterId, action.action, atMs);
+  return { outputs: created.length > 0 ? { nodes_added: created } : removed.length > 0 ? { nodes_removed: removed } : {} };
+}
+
+const resizing: Omit<ActionKind, "successReason"> = { running: ["RESIZING", "Cluster resize started."], onStart: startResize, onEnd: endResize };
+
+/** Evaluates the cluster after an action that changed no membership. */
+const evaluate = (store: SenlinStore, action: ActionRecord, atMs: number): EndOutcome => {
+  evalClusterStatus(store, action.clusterId, action.action, atMs);
+  return {};
+};
+
+const CLUSTER_KINDS: Readonly<Record<Exclude<ActionName, "NODE_CREATE" | "NODE_DELETE">, ActionKind>> = {
+  CLUSTER_CREATE: {
+    running: ["CREATING", "Creation in progress"],
+    onStart: (store, action, atMs) => {
+      const cluster = store.clusters.get(action.clusterId);
+      if (!cluster) return;
+      const created = Array.from({ length: cluster.desiredCapacity }, () => createMember(store, cluster, atMs).id);
+      remember(store, action, created, []);
+    },
+    onEnd: (store, action, atMs) => {
+      activateNodes(store, plan(store, action).created ?? [], "Creation succeeded", atMs);
+      store.clusters.update(action.clusterId, (c) => ({ ...c, createdAtMs: atMs }));
+      return evaluate(store, action, atMs);
+    },
+    successReason: "Cluster creation succeeded.",
+  },
+  CLUSTER_DELETE: {
+    running: ["DELETING", "Deletion in progress"],
+    onStart: (store, action) => {
+      const ids = store.members(action.clusterId).map((n) => n.id);
+      setNodeStatus(store, ids, "DELETING", "Deletion in progress");
+    },
+    onEnd: (store, action) => {
+      for (const node of store.members(action.clusterId)) store.nodes.delete(node.id);
+      for (const binding of store.bindings(action.clusterId)) store.deleteBinding(binding.clusterId, binding.policyId);
+      store.clusters.delete(action.clusterId);
+      return {};
+    },
+    successReason: "Cluster deletion succeeded.",
+  },
+  CLUSTER_UPDATE: {
+    running: ["UPDATING", "Update in progress"],
+    onEnd: (store, action, atMs) => {
+      const changes = action.plan.changes ?? {};
+      const profileOnly = action.inputs.profile_only === true;
+      store.clusters.update(action.clusterId, (c) => ({ ...c, ...changes }));
+      if (changes.profileId && !profileOnly) {
+        for (const node of store.members(action.clusterId)) store.nodes.update(node.id, (n) => ({ ...n, profileId: changes.profileId!, updatedAtMs: atMs }));
+      }
+      return evaluate(store, action, atMs);
+    },
+    successReason: "Cluster update completed.",
+  },
+  CLUSTER_RESIZE: { ...resizing, successReason: "Cluster resize succeeded." },
+  CLUSTER_SCALE_OUT: { ...resizing, successReason: "Cluster scaling succeeded." },
+  CLUSTER_SCALE_IN: { ...resizing, successReason: "Cluster scaling succeeded." },
+  CLUSTER_ADD_NODES: {
+    running: ["RESIZING", "Cluster resize started."],
+    onStart: (store, action) => {
+      store.clusters.update(action.clusterId, (c) => ({ ...c, ...action.plan.size }));
+      for (const id of action.plan.nodes ?? []) {
+        const cluster = store.clusters.get(action.clusterId);
+        if (!cluster) return;
+        store.nodes.update(id, (n) => ({ ...n, clusterId: cluster.id, index: cluster.nextIndex }));
+        store.clusters.update(cluster.id, (c) => ({ ...c, nextIndex: c.nextIndex + 1 }));
+      }
+    },
+    onEnd: (store, action, atMs) => ({ ...evaluate(store, action, atMs), outputs: { nodes_added: action.plan.nodes ?? [] } }),
+    successReason: "Completed adding nodes.",
+  },
+  CLUSTER_DEL_NODES: {
+    running: ["RESIZING", "Cluster resize started."],
+    onStart: (store, action) => {
+      store.clusters.update(action.clusterId, (c) => ({ ...c, ...action.plan.size }));
+      if (action.plan.destroy) setNodeStatus(store, action.plan.nodes ?? [], "DELETING", "Deletion in progress");
+    },
+    onEnd: (store, action, atMs) => {
+      removeNodes(store, action.plan.nodes ?? [], action.plan.destroy === true, atMs);
+      return { ...evaluate(store, action, atMs), outputs: { nodes_removed: action.plan.nodes ?? [] } };
+    },
+    successReason: "Completed deleting nodes.",
+  },
+  CLUSTER_REPLACE_NODES: {
+    running: ["RESIZING", "Cluster resize started."],
+    onEnd: (store, action, atMs) => {
+      for (const [oldId, newId] of Object.entries(action.plan.replacements ?? {})) {
+        const index = store.nodes.get(oldId)?.index ?? -1;
+        removeNodes(store, [oldId], false, atMs);
+        store.nodes.update(newId, (n) => ({ ...n, clusterId: action.clusterId, index, updatedAtMs: atMs }));
+      }
+      return evaluate(store, action, atMs);
+    },
+    successReason: "Completed replacing nodes.",
+  },
+  CLUSTER_ATTACH_POLICY: {
+    onEnd: (store, action, atMs) => {
+      const policy = store.policies.get(action.plan.policyId ?? "");
+      if (!policy) return { failure: `The policy '${action.plan.policyId}' could not be found.` };
+      const bindings = store.bindings(action.clusterId);
+      if (bindings.some((b) => b.policyId === policy.id)) return { reason: "Policy already attached." };
+      const sameType = bindings.map((b) => store.policies.get(b.policyId)).find((p) => p?.type === policy.type);
+      if (sameType) {
+        return {
+          failure: `Only one instance of policy type (${policy.type}) can be attached to a cluster, but another instance (${sameType.id}) is found attached to the cluster (${action.clusterId}) already.`,
+        };
+      }
+      const binding = { id: randomUUID(), clusterId: action.clusterId, policyId: policy.id, enabled: action.plan.enabled !== false, createdAtMs: atMs };
+      store.putBinding(binding);
+      return {};
+    },
+    successReason: "Policy attached.",
+  },
+  CLUSTER_DETACH_POLICY: {
+    onEnd: (store, action) => {
+      store.deleteBinding(action.clusterId, action.plan.policyId ?? "");
+      return {};
+    },
+    successReason: "Policy detached.",
+  },
+  CLUSTER_UPDATE_POLICY: {
+    onEnd: (store, action) => {
+      const binding = store.bindings(action.clusterId).find((b) => b.policyId === action.plan.policyId);
+      if (!binding) return { failure: "The policy is not attached to the cluster." };
+      store.putBinding({ ...binding, enabled: action.plan.enabled !== false });
+      return {};
+    },
+    successReason: "Policy updated.",
+  },
+  CLUSTER_CHECK: { running: ["CHECKING", "Check in progress"], onEnd: evaluate, successReason: "Cluster checking completed." },
+  CLUSTER_RECOVER: {
+    running: ["RECOVERING", "Recovery in progress"],
+    onStart: (store, action) => {
+      const sick = store.members(action.clusterId).filter((n) => n.status === "ERROR" || n.status === "WARNING");
+      setNodeStatus(store, sick.map((n) => n.id), "RECOVERING", "Recovery in progress");
+      remember(store, action, sick.map((n) => n.id), []);
+    },
+    onEnd: (store, action, atMs) => {
+      activateNodes(store, plan(store, action).created ?? [], "Recovery succeeded", atMs);
+      return evaluate(store, action, atMs);
+    },
+    successReason: "Cluster recovery succeeded.",
+  },
+  CLUSTER_OPERATION: {
+    running: ["OPERATING", "Operation in progress"],
+    onEnd: evaluate,
+    successReason: "Cluster operation completed.",
+  },
+};
+
+/** Re-evaluates a node's cluster after a node action, if it has one. */
+function evalOwner(store: SenlinStore, clusterId: string, operation: string, atMs: number): void {
+  if (clusterId) evalClusterStatus(store, clusterId, operation, atMs);
+}
+
+/** How every action behaves, by engine action name. */
+export const ACTION_KINDS: Readonly<Record<ActionName, ActionKind>> = {
+  ...CLUSTER_KINDS,
+  NODE_CREATE: {
+    onStart: (store, action) => {
+      setNodeStatus(store, [action.target], "CREATING", "Creation in progress");
+      if (action.clusterId) store.clusters.update(action.clusterId, (c) => ({ ...c, ...action.plan.size }));
+    },
+    onEnd: (store, action, atMs) => {
+      activateNodes(store, [action.target], "Creation succeeded", atMs);
+      evalOwner(store, action.clusterId, "CLUSTER_ADD_NODES", atMs);
+      return {};
+    },
+    successReason: "Node created successfully.",
+  },
+  NODE_DELETE: {
+    onStart: (store, action) => setNodeStatus(store, [action.target], "DELETING", "Deletion in progress"),
+    onEnd: (store, action, atMs) => {
+      store.nodes.delete(action.target);
+      if (action.clusterId) store.clusters.update(action.clusterId, (c) => ({ ...c, desiredCapacity: Math.max(0, c.desiredCapacity - 1) }));
+      evalOwner(store, action.clusterId, "CLUSTER_DEL_NODES", atMs);
+      return {};
+    },
+    successReason: "Node deleted successfully.",
+  },
+};

@@ -1,0 +1,154 @@
+import { randomUUID } from "node:crypto";
+import { inTransaction } from "../database";
+import { evalClusterStatus, failAction } from "./cluster-state";
+import { ACTION_KINDS } from "./effects";
+import type { ActionName, ActionPlan, ActionRecord, ClusterRecord, Owner } from "./records";
+import type { SenlinStore } from "./store";
+
+/**
+ * How long each action runs at time scale 1, in milliseconds. Real Senlin's durations depend on
+ * the profile's backend (Nova boots take minutes); these keep tests fast while leaving every
+ * intermediate status observable.
+ */
+export const BASE_DURATION_MS: Readonly<Record<ActionName, number>> = {
+  CLUSTER_CREATE: 3000,
+  CLUSTER_DELETE: 2000,
+  CLUSTER_UPDATE: 1500,
+  CLUSTER_RESIZE: 2000,
+  CLUSTER_SCALE_OUT: 2000,
+  CLUSTER_SCALE_IN: 1500,
+  CLUSTER_ADD_NODES: 1000,
+  CLUSTER_DEL_NODES: 1000,
+  CLUSTER_REPLACE_NODES: 2000,
+  CLUSTER_ATTACH_POLICY: 500,
+  CLUSTER_DETACH_POLICY: 500,
+  CLUSTER_UPDATE_POLICY: 500,
+  CLUSTER_CHECK: 1000,
+  CLUSTER_RECOVER: 2000,
+  CLUSTER_OPERATION: 1000,
+  NODE_CREATE: 2000,
+  NODE_DELETE: 1000,
+};
+
+/** What the action machinery needs. */
+export interface ActionEnv {
+  store: SenlinStore;
+  /** Multiplies every action duration. */
+  timeScale: number;
+}
+
+/** An action to queue. */
+export interface ActionSpec {
+  owner: Owner;
+  action: ActionName;
+  /** The cluster or node the action works on. */
+  target: string;
+  /** The cluster involved, or empty. */
+  clusterId: string;
+  /** e.g. `cluster_resize` (the id prefix is appended). */
+  namePrefix: string;
+  inputs?: Record<string, unknown>;
+  plan?: ActionPlan;
+  /** Seconds; the cluster's timeout for cluster actions. @default 3600 */
+  timeout?: number;
+}
+
+/**
+ * Records an action. It starts when the last unfinished action on its target ends (at once when
+ * there is none: conflicting requests were refused before) and runs for its kind's duration.
+ */
+export function queueAction(env: ActionEnv, nowMs: number, spec: ActionSpec): ActionRecord {
+  const busyUntil = Math.max(nowMs, ...env.store.activeActions(spec.target).map((a) => a.endMs));
+  const durationMs = Math.round(BASE_DURATION_MS[spec.action] * env.timeScale);
+  const action: ActionRecord = {
+    ...spec.owner,
+    id: randomUUID(),
+    name: `${spec.namePrefix}_${spec.target.slice(0, 8)}`,
+    action: spec.action,
+    target: spec.target,
+    clusterId: spec.clusterId,
+    cause: "RPC Request",
+    status: "READY",
+    statusReason: "",
+    inputs: spec.inputs ?? {},
+    outputs: {},
+    timeout: spec.timeout ?? 3600,
+    plan: spec.plan ?? {},
+    createdAtMs: nowMs,
+    startMs: busyUntil,
+    endMs: busyUntil + durationMs,
+    updatedAtMs: null,
+  };
+  env.store.actions.insert(action);
+  return action;
+}
+
+/**
+ * Applies every action start and end due by `nowMs`, in time order, one transaction each. Called
+ * before every request and admin view, so state is a function of the clock and survives restarts.
+ */
+export function settleDueActions(env: ActionEnv, nowMs: number): void {
+  for (let action = env.store.nextDueAction(nowMs); action; action = env.store.nextDueAction(nowMs)) {
+    const due = action;
+    inTransaction(env.store.db, () => {
+      if (due.status === "READY") startAction(env.store, due);
+      else endAction(env.store, due);
+    });
+  }
+}
+
+function startAction(store: SenlinStore, action: ActionRecord): void {
+  const kind = ACTION_KINDS[action.action];
+  const running = store.actions.update(action.id, (a) => ({ ...a, status: "RUNNING", updatedAtMs: a.startMs }))!;
+  const cluster = running.clusterId ? store.clusters.get(running.clusterId) : undefined;
+  if (cluster && kind.running) {
+    const [status, statusReason] = kind.running;
+    store.clusters.update(cluster.id, (c) => ({ ...c, status, statusReason }));
+  }
+  kind.onStart?.(store, running, running.startMs);
+}
+
+function endAction(store: SenlinStore, action: ActionRecord): void {
+  if (action.plan.failure !== undefined) {
+    failAction(store, action, action.plan.failure);
+    return;
+  }
+  const kind = ACTION_KINDS[action.action];
+  const outcome = kind.onEnd(store, action, action.endMs);
+  if (outcome.failure !== undefined) {
+    failAction(store, action, outcome.failure);
+    return;
+  }
+  store.actions.update(action.id, (a) => ({
+    ...a,
+    status: "SUCCEEDED",
+    statusReason: outcome.reason ?? kind.successReason,
+    outputs: outcome.outputs ?? a.outputs,
+    updatedAtMs: a.endMs,
+  }));
+}
+
+/** Statuses an action may be cancelled in. */
+export const CANCELLABLE: readonly string[] = ["READY", "RUNNING", "WAITING", "WAITING_LIFECYCLE_COMPLETION"];
+
+/**
+ * Cancels an unfinished action at `nowMs`: a READY one never starts; a RUNNING one stops without
+ * its end effects, nodes it was creating end in ERROR, others it was working on go back to ACTIVE.
+ */
+export function cancelAction(store: SenlinStore, action: ActionRecord, nowMs: number): void {
+  const wasRunning = action.status === "RUNNING";
+  store.actions.update(action.id, (a) => ({ ...a, status: "CANCELLED", statusReason: "Action execution cancelled.", endMs: nowMs, updatedAtMs: nowMs }));
+  if (!wasRunning) return;
+  const touched = action.action.startsWith("NODE_") ? [store.nodes.get(action.target)] : store.members(action.clusterId);
+  for (const node of touched) {
+    if (!node || node.status === "ACTIVE" || node.status === "ERROR") continue;
+    const status = node.status === "CREATING" ? "ERROR" : "ACTIVE";
+    store.nodes.update(node.id, (n) => ({ ...n, status, statusReason: "Action cancelled", updatedAtMs: nowMs }));
+  }
+  if (action.clusterId) evalClusterStatus(store, action.clusterId, action.action, nowMs);
+}
+
+/** Whether an unfinished action works on this cluster or one of its nodes. */
+export function activeActionsOn(store: SenlinStore, cluster: ClusterRecord): ActionRecord[] {
+  return store.actions.list(undefined, "due_ms IS NOT NULL").filter((a) => a.target === cluster.id || a.clusterId === cluster.id);
+}

@@ -1,0 +1,169 @@
+/** Who owns an object: the token's user, project and domain when it was created. */
+export interface Owner {
+  user: string;
+  project: string;
+  domain: string;
+}
+
+/** A stored profile. */
+export interface ProfileRecord extends Owner {
+  id: string;
+  name: string;
+  /** `<type>-<version>`, e.g. `os.nova.server-1.0`. */
+  type: string;
+  spec: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  createdAtMs: number;
+  updatedAtMs: number | null;
+}
+
+/** A stored policy. */
+export interface PolicyRecord extends Owner {
+  id: string;
+  name: string;
+  /** `<type>-<version>`, e.g. `senlin.policy.deletion-1.1`. */
+  type: string;
+  spec: Record<string, unknown>;
+  data: Record<string, unknown>;
+  createdAtMs: number;
+  updatedAtMs: number | null;
+}
+
+/** Cluster statuses Senlin reports. */
+export type ClusterStatus =
+  | "INIT"
+  | "ACTIVE"
+  | "CREATING"
+  | "UPDATING"
+  | "RESIZING"
+  | "DELETING"
+  | "CHECKING"
+  | "RECOVERING"
+  | "CRITICAL"
+  | "ERROR"
+  | "WARNING"
+  | "OPERATING";
+
+/** A stored cluster. Its status is stored, and changed only by actions starting and ending. */
+export interface ClusterRecord extends Owner {
+  id: string;
+  name: string;
+  profileId: string;
+  minSize: number;
+  /** -1 means unbounded. */
+  maxSize: number;
+  desiredCapacity: number;
+  timeout: number;
+  status: ClusterStatus;
+  statusReason: string;
+  metadata: Record<string, unknown>;
+  config: Record<string, unknown>;
+  data: Record<string, unknown>;
+  /** Index the next member node gets. */
+  nextIndex: number;
+  initAtMs: number;
+  createdAtMs: number | null;
+  updatedAtMs: number | null;
+}
+
+/** Node statuses Senlin reports. */
+export type NodeStatus = "INIT" | "ACTIVE" | "ERROR" | "WARNING" | "CREATING" | "UPDATING" | "DELETING" | "RECOVERING" | "OPERATING";
+
+/** A stored node. */
+export interface NodeRecord extends Owner {
+  id: string;
+  name: string;
+  profileId: string;
+  /** The owning cluster's id, empty for an orphan node. */
+  clusterId: string;
+  /** Position in the cluster, -1 for an orphan. */
+  index: number;
+  role: string;
+  status: NodeStatus;
+  statusReason: string;
+  physicalId: string | null;
+  metadata: Record<string, unknown>;
+  data: Record<string, unknown>;
+  initAtMs: number;
+  createdAtMs: number | null;
+  updatedAtMs: number | null;
+}
+
+/** A policy attached to a cluster. */
+export interface BindingRecord {
+  /** The binding's own id. */
+  id: string;
+  clusterId: string;
+  policyId: string;
+  enabled: boolean;
+  createdAtMs: number;
+}
+
+/** Action statuses; this server never leaves an action INIT or WAITING. */
+export type ActionStatus = "INIT" | "WAITING" | "READY" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+
+/** The engine action names this server runs. */
+export type ActionName =
+  | "CLUSTER_CREATE"
+  | "CLUSTER_DELETE"
+  | "CLUSTER_UPDATE"
+  | "CLUSTER_RESIZE"
+  | "CLUSTER_SCALE_OUT"
+  | "CLUSTER_SCALE_IN"
+  | "CLUSTER_ADD_NODES"
+  | "CLUSTER_DEL_NODES"
+  | "CLUSTER_REPLACE_NODES"
+  | "CLUSTER_ATTACH_POLICY"
+  | "CLUSTER_DETACH_POLICY"
+  | "CLUSTER_UPDATE_POLICY"
+  | "CLUSTER_CHECK"
+  | "CLUSTER_RECOVER"
+  | "CLUSTER_OPERATION"
+  | "NODE_CREATE"
+  | "NODE_DELETE";
+
+/** What an action does when it starts and ends, decided when it is accepted. */
+export interface ActionPlan {
+  /** New size (resize, scale, add/del nodes). */
+  size?: { minSize: number; maxSize: number; desiredCapacity: number };
+  /** Node ids the action adds, removes or replaces (old -> new for replace). */
+  nodes?: string[];
+  replacements?: Record<string, string>;
+  /** Whether removed nodes are destroyed rather than orphaned. */
+  destroy?: boolean;
+  policyId?: string;
+  enabled?: boolean;
+  /** Cluster property changes of an update. */
+  changes?: { name?: string; profileId?: string; metadata?: Record<string, unknown>; timeout?: number; config?: Record<string, unknown> };
+  /** A failure decided in advance (a fault, or a size check of a scale without count). */
+  failure?: string;
+  /** Node ids the action's start created (or is recovering), for its end. */
+  created?: string[];
+  /** Node ids the action's start chose to remove, for its end. */
+  removed?: string[];
+  /** Profile operation name for CLUSTER_OPERATION. */
+  operation?: string;
+}
+
+/** A stored action. Its status moves READY -> RUNNING -> SUCCEEDED/FAILED on the clock. */
+export interface ActionRecord extends Owner {
+  id: string;
+  /** e.g. `cluster_resize_1a2b3c4d`. */
+  name: string;
+  action: ActionName;
+  /** The cluster or node id. */
+  target: string;
+  /** Cluster id of a cluster action, or the cluster of a node action; empty otherwise. */
+  clusterId: string;
+  cause: string;
+  status: ActionStatus;
+  statusReason: string;
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+  timeout: number;
+  plan: ActionPlan;
+  createdAtMs: number;
+  startMs: number;
+  endMs: number;
+  updatedAtMs: number | null;
+}

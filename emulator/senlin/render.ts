@@ -1,0 +1,148 @@
+import { hasFeature, type Microversion } from "./microversion";
+import type { ActionRecord, BindingRecord, ClusterRecord, NodeRecord, PolicyRecord, ProfileRecord } from "./records";
+import type { SenlinStore } from "./store";
+
+/** Senlin's timestamp format: ISO 8601 to the second, `Z`; null before the time is set. */
+export function senlinTime(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+/** Senlin sorts the keys of every object it answers. */
+function sorted(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+function profileName(store: SenlinStore, id: string): string | null {
+  return store.profiles.get(id)?.name ?? null;
+}
+
+/** A cluster as the API shows it. */
+export function renderCluster(store: SenlinStore, c: ClusterRecord): Record<string, unknown> {
+  return sorted({
+    config: c.config,
+    created_at: senlinTime(c.createdAtMs),
+    data: c.data,
+    dependents: {},
+    desired_capacity: c.desiredCapacity,
+    domain: c.domain,
+    id: c.id,
+    init_at: senlinTime(c.initAtMs),
+    max_size: c.maxSize,
+    metadata: c.metadata,
+    min_size: c.minSize,
+    name: c.name,
+    nodes: store.members(c.id).map((n) => n.id),
+    policies: store.bindings(c.id).map((b) => b.policyId),
+    profile_id: c.profileId,
+    profile_name: profileName(store, c.profileId),
+    project: c.project,
+    status: c.status,
+    status_reason: c.statusReason,
+    timeout: c.timeout,
+    updated_at: senlinTime(c.updatedAtMs),
+    user: c.user,
+  });
+}
+
+/** A node as the API shows it; `tainted` from 1.13. */
+export function renderNode(store: SenlinStore, n: NodeRecord, version: Microversion): Record<string, unknown> {
+  return sorted({
+    cluster_id: n.clusterId,
+    created_at: senlinTime(n.createdAtMs),
+    data: n.data,
+    dependents: {},
+    domain: n.domain,
+    id: n.id,
+    index: n.index,
+    init_at: senlinTime(n.initAtMs),
+    metadata: n.metadata,
+    name: n.name,
+    physical_id: n.physicalId,
+    profile_id: n.profileId,
+    profile_name: profileName(store, n.profileId),
+    project: n.project,
+    role: n.role,
+    status: n.status,
+    status_reason: n.statusReason,
+    updated_at: senlinTime(n.updatedAtMs),
+    user: n.user,
+    ...(hasFeature(version, "nodeTainted") ? { tainted: false } : {}),
+  });
+}
+
+/** A profile as the API shows it. */
+export function renderProfile(p: ProfileRecord): Record<string, unknown> {
+  return sorted({
+    context: {},
+    created_at: senlinTime(p.createdAtMs),
+    domain: p.domain,
+    id: p.id,
+    metadata: p.metadata,
+    name: p.name,
+    project: p.project,
+    spec: p.spec,
+    type: p.type,
+    updated_at: senlinTime(p.updatedAtMs),
+    user: p.user,
+  });
+}
+
+/** A policy as the API shows it. */
+export function renderPolicy(p: PolicyRecord): Record<string, unknown> {
+  return sorted({
+    created_at: senlinTime(p.createdAtMs),
+    data: p.data,
+    domain: p.domain,
+    id: p.id,
+    name: p.name,
+    project: p.project,
+    spec: p.spec,
+    type: p.type,
+    updated_at: senlinTime(p.updatedAtMs),
+    user: p.user,
+  });
+}
+
+/** A cluster-policy binding as the API shows it. */
+export function renderBinding(b: BindingRecord, clusterName: string, policyName: string, policyType: string): Record<string, unknown> {
+  return sorted({
+    cluster_id: b.clusterId,
+    cluster_name: clusterName,
+    enabled: b.enabled,
+    id: b.id,
+    policy_id: b.policyId,
+    policy_name: policyName,
+    policy_type: policyType,
+  });
+}
+
+const STARTED = new Set(["RUNNING", "SUCCEEDED", "FAILED", "CANCELLED"]);
+const ENDED = new Set(["SUCCEEDED", "FAILED", "CANCELLED"]);
+
+/** An action as the API shows it; `cluster_id` from 1.14. Start and end times are epoch seconds. */
+export function renderAction(a: ActionRecord, version: Microversion): Record<string, unknown> {
+  return sorted({
+    action: a.action,
+    cause: a.cause,
+    created_at: senlinTime(a.createdAtMs),
+    data: {},
+    depended_by: [],
+    depends_on: [],
+    end_time: ENDED.has(a.status) ? a.endMs / 1000 : null,
+    id: a.id,
+    inputs: a.inputs,
+    interval: -1,
+    name: a.name,
+    outputs: a.outputs,
+    owner: null,
+    project: a.project,
+    start_time: STARTED.has(a.status) ? a.startMs / 1000 : null,
+    status: a.status,
+    status_reason: a.statusReason,
+    target: a.target,
+    timeout: a.timeout,
+    updated_at: senlinTime(a.updatedAtMs),
+    user: a.user,
+    ...(hasFeature(version, "actionClusterId") ? { cluster_id: a.clusterId } : {}),
+  });
+}

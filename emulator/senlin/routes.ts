@@ -1,0 +1,78 @@
+import { ACTION_HANDLERS } from "./action-routes";
+import { BINDING_HANDLERS } from "./binding-routes";
+import { CATALOG_HANDLERS } from "./catalog-routes";
+import { actionOperation, CLUSTER_ACTIONS, clusterAction, UNKNOWN_ACTION_OPERATION } from "./cluster-actions";
+import { CLUSTER_HANDLERS } from "./cluster-routes";
+import type { SenlinReply, SenlinRequest } from "./context";
+import { NODE_HANDLERS } from "./node-routes";
+
+/** One route of Senlin's v1 router. */
+export interface SenlinRoute {
+  method: string;
+  /** Path with `:param` segments, e.g. `/v1/clusters/:cluster_id`. */
+  path: string;
+  /** The audited operation name; the actions route derives it from the body. */
+  operation: string | ((body: unknown) => string);
+  handle(req: SenlinRequest): SenlinReply;
+}
+
+const HANDLERS = { ...CLUSTER_HANDLERS, ...BINDING_HANDLERS, ...CATALOG_HANDLERS, ...NODE_HANDLERS, ...ACTION_HANDLERS };
+
+type Named = keyof typeof HANDLERS;
+
+const route = (method: string, path: string, operation: Named): SenlinRoute => ({ method, path, operation, handle: HANDLERS[operation] });
+
+/** Every route, as router.py maps them (with the real server's status codes, see each handler). */
+export const SENLIN_ROUTES: readonly SenlinRoute[] = [
+  route("GET", "/v1/clusters", "ListClusters"),
+  route("POST", "/v1/clusters", "CreateCluster"),
+  route("GET", "/v1/clusters/:cluster_id", "GetCluster"),
+  route("PATCH", "/v1/clusters/:cluster_id", "UpdateCluster"),
+  route("DELETE", "/v1/clusters/:cluster_id", "DeleteCluster"),
+  { method: "POST", path: "/v1/clusters/:cluster_id/actions", operation: actionOperation, handle: clusterAction },
+  route("GET", "/v1/clusters/:cluster_id/attrs/:path", "CollectClusterAttrs"),
+  route("POST", "/v1/clusters/:cluster_id/ops", "PerformClusterOperation"),
+  route("GET", "/v1/clusters/:cluster_id/policies", "ListClusterPolicies"),
+  route("GET", "/v1/clusters/:cluster_id/policies/:policy_id", "GetClusterPolicy"),
+  route("GET", "/v1/profiles", "ListProfiles"),
+  route("POST", "/v1/profiles", "CreateProfile"),
+  route("GET", "/v1/profiles/:profile_id", "GetProfile"),
+  route("PATCH", "/v1/profiles/:profile_id", "UpdateProfile"),
+  route("DELETE", "/v1/profiles/:profile_id", "DeleteProfile"),
+  route("GET", "/v1/policies", "ListPolicies"),
+  route("POST", "/v1/policies", "CreatePolicy"),
+  route("GET", "/v1/policies/:policy_id", "GetPolicy"),
+  route("PATCH", "/v1/policies/:policy_id", "UpdatePolicy"),
+  route("DELETE", "/v1/policies/:policy_id", "DeletePolicy"),
+  route("GET", "/v1/nodes", "ListNodes"),
+  route("POST", "/v1/nodes", "CreateNode"),
+  route("GET", "/v1/nodes/:node_id", "GetNode"),
+  route("DELETE", "/v1/nodes/:node_id", "DeleteNode"),
+  route("GET", "/v1/actions", "ListActions"),
+  route("GET", "/v1/actions/:action_id", "GetAction"),
+  route("PATCH", "/v1/actions/:action_id", "UpdateAction"),
+];
+
+/** Every operation name Senlin calls are audited under, for faults to name. */
+export const SENLIN_OPERATIONS: readonly string[] = [
+  ...Object.keys(HANDLERS),
+  ...Object.values(CLUSTER_ACTIONS).map((a) => a.operation),
+  UNKNOWN_ACTION_OPERATION,
+];
+
+/** Path parameters of `path` against a route pattern, or undefined when it does not match. */
+export function matchPath(pattern: string, path: string): Record<string, string> | undefined {
+  const want = pattern.split("/");
+  const got = path.replace(/\/+$/, "").split("/");
+  if (want.length !== got.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    if (want[i].startsWith(":")) {
+      if (got[i] === "") return undefined;
+      params[want[i].slice(1)] = decodeURIComponent(got[i]);
+    } else if (want[i] !== got[i]) {
+      return undefined;
+    }
+  }
+  return params;
+}

@@ -1,0 +1,75 @@
+import type { Clock, Deadline } from "../../core/deadline";
+import type { Sleep } from "../../core/retry";
+import { createKeystoneClient, type KeystoneClient, type KeystoneCredentials } from "../keystone/client";
+import { createRestCaller } from "../shared/rest-caller";
+import { type SenlinClusterMethods, clusterMethods } from "./cluster-methods";
+import { objectMethods, type SenlinObjectMethods } from "./object-methods";
+import { createSenlinTransport } from "./transport";
+
+export type { RestCallOptions as CallOptions } from "../shared/rest-caller";
+export type { RecoverParams } from "./cluster-methods";
+
+/** Options of {@link createSenlinClient}. */
+export interface SenlinClientOptions {
+  /** Keystone password credentials; the token is cached per process and renewed before expiry or on 401. */
+  credentials: KeystoneCredentials;
+  /** Use this Senlin URL instead of the catalog's `clustering` endpoint (`/v1` is added when missing). @default the catalog's */
+  endpoint?: string;
+  /** Region of the catalog endpoint. @default any region */
+  region?: string;
+  /** Interface of the catalog endpoint. @default "public" */
+  interface?: string;
+  /** Start of every `X-OpenStack-Request-ID` (OpenStack accepts only `req-<uuid>` as a global id). @default "req" */
+  requestIdPrefix?: string;
+  /** Time limit of one request, cut to what the deadline has left. @default 30000 */
+  callTimeoutMs?: number;
+  /** Deadline of a call, retries included, when the caller gives none. @default 120000 */
+  defaultDeadlineMs?: number;
+  /** Sleep between retries (tests pass a fake). @default real timers */
+  sleep?: Sleep;
+  /** Jitter source in [0, 1). @default Math.random */
+  random?: () => number;
+  /** Clock of deadlines and token lifetimes. @default Date.now */
+  clock?: Clock;
+}
+
+/**
+ * OpenStack Senlin's v1 API with plain objects in and out. Errors are ClusterformErrors whose
+ * operation names the object; reads and deletes retry transient errors within the deadline,
+ * creates and actions do not (the resource layer checks and adopts). Every call sends the
+ * microversion it needs; a server too old for it fails with FailedPrecondition saying so.
+ */
+export interface SenlinClient extends SenlinClusterMethods, SenlinObjectMethods {
+  /** The Keystone client authenticating the calls. */
+  readonly keystone: KeystoneClient;
+  /** The Senlin base URL (`…/v1`) the calls go to: the override or the catalog's. */
+  baseUrl(deadline?: Deadline): Promise<string>;
+}
+
+/** `…/v1` for any spelling of a Senlin endpoint. */
+export function senlinBase(endpoint: string): string {
+  const trimmed = endpoint.replace(/\/+$/, "");
+  return trimmed.endsWith("/v1") ? trimmed : `${trimmed}/v1`;
+}
+
+/** Creates a Senlin client authenticated through Keystone. */
+export function createSenlinClient(options: SenlinClientOptions): SenlinClient {
+  const keystone = createKeystoneClient({ ...options.credentials, ...pick(options) });
+  const baseUrl = async (deadline?: Deadline) =>
+    senlinBase(options.endpoint ?? (await keystone.endpoint("clustering", { region: options.region, interface: options.interface }, deadline)));
+  const caller = createRestCaller({
+    ...pick(options),
+    baseUrl,
+    auth: keystone,
+    requestIdHeader: "X-OpenStack-Request-ID",
+    requestIdPrefix: options.requestIdPrefix ?? "req",
+  });
+  const transport = createSenlinTransport(caller);
+  return { keystone, baseUrl, ...clusterMethods(transport), ...objectMethods(transport) };
+}
+
+/** The call settings Keystone and Senlin calls share. */
+function pick(options: SenlinClientOptions) {
+  const { callTimeoutMs, defaultDeadlineMs, sleep, random, clock } = options;
+  return { callTimeoutMs, defaultDeadlineMs, sleep, random, clock };
+}
