@@ -2,9 +2,15 @@
 # The demo: set-up, then the local control plane, then a real `pulumi up` of the quickstart program
 # (Pulumi.yaml at the repository root, program in examples/quickstart), against a local file backend.
 #
-#   bash scripts/demo.sh            # up, show the outputs, leave everything running
-#   bash scripts/demo.sh --destroy  # and destroy the stack afterwards
+#   bash scripts/demo.sh            # up, show the outputs and the control plane's audit log
+#   bash scripts/demo.sh --destroy  # tear the demo stack down (no up first)
 set -euo pipefail
+mode=up
+case "${1:-}" in
+  "") ;;
+  --destroy) mode=destroy ;;
+  *) echo "usage: bash scripts/demo.sh [--destroy]" >&2; exit 2 ;;
+esac
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 # shellcheck source=scripts/setup.sh
 . scripts/setup.sh
@@ -15,13 +21,17 @@ mkdir -p "$demo/backend" "$demo/home" "$demo/data"
 export PULUMI_HOME="$demo/home" PULUMI_CONFIG_PASSPHRASE="${PULUMI_CONFIG_PASSPHRASE:-clusterform-demo}"
 export PULUMI_BACKEND_URL="file://$demo/backend"
 
-echo "[demo] installing the package into examples/quickstart (packed, as users install it)"
-rm -f "$demo"/clusterform-*.tgz
-packed="$(npm pack --silent --pack-destination "$demo" | tail -n 1)"
-mv "$demo/$packed" "$demo/clusterform.tgz"
-# A new tarball has a new integrity hash: drop the old copy and lock so npm installs this one.
-(cd examples/quickstart && rm -rf node_modules/clusterform package-lock.json &&
-  npm install --no-audit --no-fund --loglevel=error)
+# Destroy runs the provider code recorded in the state, which needs the installed package.
+if [ "$mode" = up ] || [ ! -d examples/quickstart/node_modules/clusterform ]; then
+  echo "[demo] installing the package into examples/quickstart (packed, as users install it)"
+  rm -f "$demo"/clusterform-*.tgz
+  # setup.sh has just built the package: skip its prepack build.
+  packed="$(npm pack --silent --ignore-scripts --pack-destination "$demo" | tail -n 1)"
+  mv "$demo/$packed" "$demo/clusterform.tgz"
+  # A new tarball has a new integrity hash: drop the old copy and lock so npm installs this one.
+  (cd examples/quickstart && rm -rf node_modules/clusterform package-lock.json &&
+    npm install --no-audit --no-fund --loglevel=error)
+fi
 
 port="${CLUSTERFORM_DEMO_PORT:-9020}"
 echo "[demo] starting the local control plane (clusterform-local) on port $port"
@@ -34,6 +44,16 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 export CLUSTERFORM_ENDPOINT="http://127.0.0.1:$port"
+
+if [ "$mode" = destroy ]; then
+  if ! pulumi stack select demo 2>/dev/null; then
+    echo "[demo] there is no demo stack: nothing to destroy"
+    exit 0
+  fi
+  echo "[demo] pulumi destroy"
+  pulumi destroy --yes --non-interactive
+  exit 0
+fi
 
 pulumi stack select demo 2>/dev/null || pulumi stack init demo
 echo "[demo] pulumi up"
@@ -49,6 +69,4 @@ node -e '
   }
   console.log(`  and ${polls} GetCluster polls`);
 })();' "http://127.0.0.1:$port/_local/audit?since=0"
-if [ "${1:-}" = "--destroy" ]; then
-  pulumi destroy --yes --non-interactive
-fi
+echo "[demo] tear it down with: bash scripts/demo.sh --destroy"

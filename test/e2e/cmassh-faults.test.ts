@@ -40,6 +40,21 @@ describe("cma-ssh under faults: state stays true, nothing orphaned, nothing dupl
     expect(Date.now() - started).toBeLessThan(120_000);
   });
 
+  it("reports a failed refresh once, by the engine, without the provider host's copy and stack trace", async () => {
+    t = await openCmasshStack({ program: "cmassh-single", timeScale: 0.1, config: { "clusterform:unreachableTimeout": "2s" } });
+    await t.stack.up();
+    await t.plane.stop();
+    const failure = await t.stack.refresh().then(
+      () => "succeeded",
+      (err: Error) => err.message,
+    );
+    expect(failure).toMatch(/GetCluster cluster "[^"]+": UNREACHABLE: cannot reach http:\/\/127\.0\.0\.1:\d+/);
+    expect(failure).not.toMatch(/\n\s+at /);
+    expect(failure).not.toContain("ClusterformError:");
+    const diagnostics = failure.slice(failure.indexOf("Diagnostics:"));
+    expect(diagnostics.split("UNREACHABLE: cannot reach").length - 1).toBe(1);
+  });
+
   it("records a cluster whose provisioning ends in ERROR, fails clearly, and never orphans or duplicates it", async () => {
     t = await openCmasshStack({ program: "cmassh-single", timeScale: 0.2 });
     await t.plane.addFault({ api: "cmassh", operation: "CreateCluster", action: "fail-operation", message: "no capacity for gpu machines" });
