@@ -40,6 +40,10 @@ export interface LocalPlane {
   clearFaults(): Promise<void>;
   /** The admin view of every cma-ssh cluster. */
   cmasshClusters(): Promise<CmasshClusterView[]>;
+  /** Any admin view, e.g. `/_local/vcluster/vclusters`, parsed as JSON. */
+  admin<T>(pathAndQuery: string): Promise<T>;
+  /** Extra command-line flags the plane was started with (platform options). */
+  readonly flags: readonly string[];
   /** Stops the process (SIGTERM) and waits for it. */
   stop(): Promise<void>;
   /** Starts it again on the same port with the same data. */
@@ -85,11 +89,12 @@ function launch(cli: string, args: string[]): Promise<{ child: ChildProcess; url
  * Starts `clusterform-local` from the package installed in `workspace` (so the shipped command is
  * what runs), on a free port, with its data in a fresh folder.
  */
-export async function startLocalPlane(opts: { workspace: string; timeScale?: number }): Promise<LocalPlane> {
+export async function startLocalPlane(opts: { workspace: string; timeScale?: number; flags?: string[] }): Promise<LocalPlane> {
   const cli = path.join(opts.workspace, "node_modules", "clusterform", "dist", "emulator", "cli.js");
   const dataDir = mkdtempSync(path.join(workDir(), "plane-"));
   const scale = String(opts.timeScale ?? 0.3);
-  let { child, url } = await launch(cli, ["--port", "0", "--data", dataDir, "--time-scale", scale]);
+  const flags = opts.flags ?? [];
+  let { child, url } = await launch(cli, ["--port", "0", "--data", dataDir, "--time-scale", scale, ...flags]);
   const port = Number(new URL(url).port);
   const stop = async () => {
     if (child.exitCode !== null) return;
@@ -113,10 +118,12 @@ export async function startLocalPlane(opts: { workspace: string; timeScale?: num
       await json(`${url}/_local/faults`, { method: "DELETE" });
     },
     cmasshClusters: async () => (await json<{ clusters: CmasshClusterView[] }>(`${url}/_local/cmassh/clusters`)).clusters,
+    admin: (pathAndQuery) => json(`${url}${pathAndQuery}`),
+    flags,
     stop,
     restart: async () => {
       await stop();
-      ({ child, url } = await launch(cli, ["--port", String(port), "--data", dataDir, "--time-scale", scale]));
+      ({ child, url } = await launch(cli, ["--port", String(port), "--data", dataDir, "--time-scale", scale, ...flags]));
     },
   };
 }
