@@ -18,13 +18,13 @@ const badInputs: [string, Record<string, unknown>, string, RegExp][] = [
   ["a label key with a space", cp({ labels: { "bad key": "x" } }), "controlPlane.labels", /label key/],
   ["a label value with spaces", cp({ labels: { app: "no spaces allowed" } }), "controlPlane.labels", /label value.*got "no spaces allowed"/],
   ["the reserved ownership label", cp({ labels: { "clusterform.dev/owner": "me" } }), "controlPlane.labels", /reserved/],
-  ["a field cma-ssh does not have", cp({ zone: "eu-1" }), "controlPlane", /zone/],
+  ["a field cma-ssh does not have", cp({ zone: "eu-1" }), "controlPlane.zone", /is not a known field/],
   ["a timeout that is not a duration", { clusterTimeouts: { create: "soon" } }, "timeouts.create", /duration.*got "soon"/],
   ["a negative pool count", pool({ count: -1 }), "count", /integer between 0 and 1000, got -1/],
   ["a pool count above the limit", pool({ count: 1001 }), "count", /integer between 0 and 1000, got 1001/],
   ["a pool instance type that does not exist", pool({ instanceType: "tpu" }), "instanceType", /one of "standard" or "gpu", got "tpu"/],
   ["a pool name starting with '-'", pool({ name: "-pool" }), "name", /DNS-1123 label.*got "-pool"/],
-  ["a pool label value of 64 characters", pool({ labels: { k: "v".repeat(64) } }), "labels", /label value/],
+  ["a pool label value of 64 characters", pool({ labels: { k: "v".repeat(64) } }), 'labels["k"]', /label value/],
   ["a pool timeout with words", pool({ timeouts: { delete: "10 minutes" } }), "timeouts.delete", /got "10 minutes"/],
 ];
 
@@ -47,7 +47,7 @@ describe("cma-ssh: bad input is rejected at preview, naming the field, before an
     );
     expect(failure).toBeDefined();
     // The reason starts with the field's whole path; Pulumi shows no `value {<nil>}` for nested fields.
-    expect(failure).toMatch(new RegExp(`has a problem: ${field.replace(/\./g, "\\.")}\\b`));
+    expect(failure).toMatch(new RegExp(`has a problem: ${field.replace(/[.[\]]/g, "\\$&")}[ \\[]`));
     expect(failure).not.toContain("<nil>");
     if (!/[.[]/.test(field)) expect(failure).toMatch(new RegExp(`property ${field} value \\{`));
     expect(failure).toMatch(reason);
