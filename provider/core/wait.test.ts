@@ -39,7 +39,7 @@ describe("waitFor", () => {
     expect(time.sleeps).toEqual([200, 200, 200, 200, 200]);
   });
 
-  it("reports progress after every poll that does not end the wait", async () => {
+  it("reports progress after every poll, and that the wait is over", async () => {
     const time = fakeTime();
     const told: string[] = [];
     await waitFor({
@@ -55,6 +55,7 @@ describe("waitFor", () => {
       'waiting for cluster "prod" to be RUNNING: status PROVISIONING (0ms, timeout 30m)',
       'waiting for cluster "prod" to be RUNNING: status PROVISIONING (200ms, timeout 30m)',
       'waiting for cluster "prod" to be RUNNING: status PROVISIONING (400ms, timeout 30m)',
+      'waited 600ms for cluster "prod" to be RUNNING',
     ]);
   });
 

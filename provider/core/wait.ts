@@ -89,7 +89,11 @@ export async function waitFor<T>(options: WaitOptions<T>): Promise<WaitResult<T>
     if (outcome.ok) {
       const failed = options.failure?.(outcome.value);
       if (failed !== undefined) throw terminalFailure(what, failed);
-      if (isDone(outcome.value)) return { value: outcome.value, polls, elapsedMs: now() - startMs };
+      if (isDone(outcome.value)) {
+        // Pulumi keeps a row's last message after the step ends: leave one that says it is over.
+        options.progress?.(`waited ${formatDuration(now() - startMs)} for ${options.what}`);
+        return { value: outcome.value, polls, elapsedMs: now() - startMs };
+      }
       lastSeen = `last observed: ${describe(outcome.value)}`;
     } else {
       lastSeen = `last poll failed: ${outcome.error.platformCode}: ${outcome.error.platformMessage}`;
