@@ -19,7 +19,7 @@ describe("cma-ssh cluster and node pools: the whole lifecycle through the engine
     expect(changingSteps(result).map((s) => `${s.op} ${s.name}`).sort()).toEqual(["create general", "create gpu", "create main"]);
     expect(result.outputs.status).toBe("RUNNING");
     // Progress reaches the resource's row through the engine's log, not the stack's diagnostics.
-    expect(result.stdout).toMatch(/cmassh:Cluster main creating \([^)]*\); waiting for cluster "[^"]+" to be RUNNING: status PROVISIONING/);
+    expect(result.stdout).toMatch(/cmassh:Cluster main creating \([^)]*\) waiting for cluster "[^"]+" to be RUNNING: status PROVISIONING/);
     const [cluster] = await t.plane.cmasshClusters();
     expect(cluster.status).toBe("RUNNING");
     expect(cluster.name).toBe(result.outputs.clusterName);
