@@ -65,14 +65,17 @@ function startNext(env: PelotonEnv, job: JobRecord, wf: WorkflowRecord, instance
   let started = false;
   while (wf.todo.length > 0 && wf.current.length < batchLimit) {
     const instanceId = wf.todo[0];
-    if (!freeOfSla(instanceId) && unavailable >= maxUnavailable) break;
     const run = instances.get(instanceId);
+    // An instance that is down already (a failed pod a rollback restores) takes nothing more down:
+    // counting it would let failed instances block their own repair.
+    const takesDown = !freeOfSla(instanceId) && run !== undefined && podStateAt(run, env.timing, t) === PodState.RUNNING;
+    if (takesDown && unavailable >= maxUnavailable) break;
     if (wf.removeOnly.includes(instanceId)) {
       if (run) killInstance(env, job.id, instanceId, t, true);
     } else {
       replaceRun(env, { job, instanceId, configVersion: wf.toConfig, operation: wf.operation }, run, t);
     }
-    if (!freeOfSla(instanceId)) unavailable++;
+    if (takesDown) unavailable++;
     instanceEvent(wf, instanceId, wf.state, t);
     wf.todo.shift();
     wf.current.push(instanceId);

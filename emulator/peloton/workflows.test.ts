@@ -224,6 +224,18 @@ describe("instance failures", () => {
     expect((await c.jobs.getWorkflowEvents({ jobId, instanceId: 2 })).events).toEqual([]);
   });
 
+  it("rolls failed instances back even when they fill the SLA's maximum unavailable: they are down already", async () => {
+    const { jobId, version } = await runningJob(3, { maximumUnavailableInstances: 2 });
+    await t.http("POST", "/_local/faults", { api: "peloton", action: "fail-instance", target: jobId.value, count: 4 });
+    const updateSpec = { batchSize: 1, maxInstanceRetries: 1, maxTolerableInstanceFailures: 1, rollbackOnFailure: true };
+    const spec = { ...jobSpec("web", pool, 3, 1, "broken:1"), sla: { maximumUnavailableInstances: 2 } };
+    await c.jobs.replaceJob({ jobId, version, spec, updateSpec });
+    t.clock.advance(40_000);
+    const wf = await workflowOf(jobId);
+    expect(wf.status?.state).toBe(WorkflowState.ROLLED_BACK);
+    expect((await c.jobs.getJob({ jobId })).jobInfo?.status?.podStats).toEqual({ POD_STATE_RUNNING: 3 });
+  });
+
   it("retries a failing instance and succeeds within max_instance_retries", async () => {
     const { jobId, version } = await runningJob(1);
     await t.http("POST", "/_local/faults", { api: "peloton", action: "fail-instance", target: jobId.value, count: 1 });

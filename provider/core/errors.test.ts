@@ -38,6 +38,7 @@ describe("ClusterformError.from", () => {
     ["ECONNRESET", "read ECONNRESET"],
     ["EPIPE", "write EPIPE"],
     ["ETIMEDOUT", "connect ETIMEDOUT 10.0.0.1:443"],
+    ["UND_ERR_SOCKET", "other side closed"],
   ])("treats the Node network error %s as Unavailable", (sysCode, message) => {
     const err = ClusterformError.from(networkError(sysCode, message), OP);
     expect([err.code, err.message]).toEqual(["Unavailable", `${OP}: ${sysCode}: ${message}`]);
@@ -48,6 +49,12 @@ describe("ClusterformError.from", () => {
     ["an unknown host", networkError("ENOTFOUND", "getaddrinfo ENOTFOUND nowhere.invalid"), "ENOTFOUND", true],
     ["no route to the host", networkError("EHOSTUNREACH", "connect EHOSTUNREACH 10.9.9.9:443"), "EHOSTUNREACH", true],
     ["a reset after the platform answered", networkError("ECONNRESET", "read ECONNRESET"), "ECONNRESET", false],
+    [
+      "fetch's wrapper around a connection the server closed (a restart)",
+      new TypeError("fetch failed", { cause: networkError("UND_ERR_SOCKET", "other side closed") }),
+      "UND_ERR_SOCKET",
+      false,
+    ],
     [
       "fetch's wrapper around a refused connection",
       new TypeError("fetch failed", { cause: networkError("ECONNREFUSED", "connect ECONNREFUSED 127.0.0.1:5000") }),

@@ -137,6 +137,8 @@ const NETWORK_CODES: Readonly<Record<string, { code: ErrorCode; reached: boolean
   ETIMEDOUT: { code: "Unavailable", reached: false },
   ECONNRESET: { code: "Unavailable", reached: true },
   EPIPE: { code: "Unavailable", reached: true },
+  // fetch (undici) reports a connection the server closed mid-request, e.g. while it restarts.
+  UND_ERR_SOCKET: { code: "Unavailable", reached: true },
 };
 
 /** Node and OpenSSL codes of a failed TLS handshake: a configuration problem, never retried. */

@@ -32,6 +32,8 @@ export interface KeystoneClientOptions extends KeystoneCredentials {
   random?: () => number;
   /** The local clock token lifetimes are measured on. @default Date.now */
   clock?: Clock;
+  /** How long an unreachable Keystone is retried before authentication fails. @default 60000 */
+  unreachableTimeoutMs?: number;
 }
 
 /** A token and what came with it. */

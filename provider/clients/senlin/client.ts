@@ -31,6 +31,8 @@ export interface SenlinClientOptions {
   random?: () => number;
   /** Clock of deadlines and token lifetimes. @default Date.now */
   clock?: Clock;
+  /** How long an unreachable Keystone or Senlin is retried before a call fails. @default 60000 */
+  unreachableTimeoutMs?: number;
 }
 
 /**
@@ -70,6 +72,6 @@ export function createSenlinClient(options: SenlinClientOptions): SenlinClient {
 
 /** The call settings Keystone and Senlin calls share. */
 function pick(options: SenlinClientOptions) {
-  const { callTimeoutMs, defaultDeadlineMs, sleep, random, clock } = options;
-  return { callTimeoutMs, defaultDeadlineMs, sleep, random, clock };
+  const { callTimeoutMs, defaultDeadlineMs, sleep, random, clock, unreachableTimeoutMs } = options;
+  return { callTimeoutMs, defaultDeadlineMs, sleep, random, clock, unreachableTimeoutMs };
 }

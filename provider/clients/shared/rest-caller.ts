@@ -29,6 +29,8 @@ export interface RestCallerOptions {
   requestIdPrefix?: string;
   /** Time limit of one attempt, cut to what the deadline has left. @default 30000 */
   callTimeoutMs?: number;
+  /** How long a retried call keeps trying a platform that is never reached, however long the deadline. @default 60000 */
+  unreachableTimeoutMs?: number;
   /** Deadline of a call, retries included, when the caller gives none. @default 120000 */
   defaultDeadlineMs?: number;
   /** Authentication; none when undefined. @default undefined */
@@ -161,7 +163,7 @@ export function createRestCaller(options: RestCallerOptions): RestCaller {
     },
     retried(operation, request, o, hook) {
       const deadline = deadlineOf(o);
-      const { sleep, random } = options;
+      const { sleep, random, unreachableTimeoutMs: unreachableMs } = options;
       return retryTransient(
         async (n) => {
           try {
@@ -173,7 +175,7 @@ export function createRestCaller(options: RestCallerOptions): RestCaller {
             throw error;
           }
         },
-        { deadline, operation, sleep, random },
+        { deadline, operation, sleep, random, unreachableMs },
       );
     },
   };

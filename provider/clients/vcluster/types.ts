@@ -190,10 +190,32 @@ export interface VClusterState {
   /** Where a watch resumes after this state; empty if the server does not say. */
   resourceVersion: string;
   lastSnapshotId: string;
+  /** The server's conditions, e.g. `Ready=True`. */
+  conditions: VClusterCondition[];
+  /** The Helm release behind the vcluster. */
+  helmRelease: HelmRelease;
   createTime: string;
   updateTime: string;
   readyTime: string;
   deleteTime: string;
+}
+
+/** One condition of a vcluster's status. */
+export interface VClusterCondition {
+  type: string;
+  /** `True`, `False` or `Unknown`. */
+  status: string;
+  reason: string;
+  message: string;
+}
+
+/** The Helm release a vcluster runs as. */
+export interface HelmRelease {
+  name: string;
+  chartVersion: string;
+  appVersion: string;
+  status: string;
+  revision: number;
 }
 
 /** A snapshot as the server reports it. */
