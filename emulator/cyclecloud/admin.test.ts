@@ -1,17 +1,12 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { removeDataDirs, startTestPlane, type TestPlane } from "../testing";
-import { type CycleCloudCaller, cycleCloud } from "./test-support";
-
-afterAll(removeDataDirs);
+import { describe, expect, it } from "vitest";
+import { type TestPlane } from "../testing";
+import { type CycleCloudCaller, onAFreshPlaneEachTest } from "./test-support";
 
 let t: TestPlane;
 let cc: CycleCloudCaller;
-beforeEach(async () => {
-  t = await startTestPlane();
-  cc = cycleCloud(t);
-});
-afterEach(async () => {
-  await t?.close();
+onAFreshPlaneEachTest((plane, caller) => {
+  t = plane;
+  cc = caller;
 });
 
 const execute = { name: "execute", machineType: "Standard_F2s_v2", quota: 20 };

@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { inTransaction } from "../database";
 import { addNodes, type NodeSet, type SetResult, type StartFaults } from "./add-nodes";
-import { type CycleCloudEnv, accepted, assertNewRequestId, findNodearray, invalidInput, loadCluster, type RestCall, type RestReply } from "./context";
+import { accepted, assertNewRequestId, type CycleCloudEnv, findNodearray, invalidInput, loadCluster, type RestCall, type RestReply } from "./context";
 import type { ClusterDefinition } from "./definitions";
-import { currentState } from "./settle";
 import { machineTypeOf } from "./machine-types";
+import { currentState } from "./settle";
 
 const creationRequestSchema = z.object({
   requestId: z.string().min(1).optional(),

@@ -1,19 +1,14 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { removeDataDirs, startTestPlane, type TestPlane } from "../testing";
+import { describe, expect, it } from "vitest";
+import { startTestPlane, type TestPlane } from "../testing";
 import { FAILED_TO_START_MESSAGE } from "./add-nodes";
 import { PREEMPTED_MESSAGE } from "./settle";
-import { type CycleCloudCaller, cycleCloud } from "./test-support";
-
-afterAll(removeDataDirs);
+import { type CycleCloudCaller, cycleCloud, onAFreshPlaneEachTest } from "./test-support";
 
 let t: TestPlane;
 let cc: CycleCloudCaller;
-beforeEach(async () => {
-  t = await startTestPlane();
-  cc = cycleCloud(t);
-});
-afterEach(async () => {
-  await t?.close();
+onAFreshPlaneEachTest((plane, caller) => {
+  t = plane;
+  cc = caller;
 });
 
 async function addFault(fault: Record<string, unknown>): Promise<void> {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { inTransaction } from "../database";
-import { planNodeStart, startBilling, type StartFaults } from "./add-nodes";
-import { type CycleCloudEnv, accepted, assertNewRequestId, loadCluster, type RestCall, type RestReply } from "./context";
+import { planNodeStart, type StartFaults, startBilling } from "./add-nodes";
+import { accepted, assertNewRequestId, type CycleCloudEnv, loadCluster, type RestCall, type RestReply } from "./context";
 import { parseBody } from "./create-handlers";
 import type { ClusterDefinition } from "./definitions";
 import { type NodeState, planTransition, type TransitionKind } from "./lifecycle";

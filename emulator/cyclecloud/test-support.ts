@@ -1,4 +1,5 @@
-import type { JsonResponse, TestPlane } from "../testing";
+import { afterAll, afterEach, beforeEach } from "vitest";
+import { type JsonResponse, removeDataDirs, startTestPlane, type TestPlane } from "../testing";
 
 /** The `Authorization` header for HTTP Basic credentials. */
 export function basicAuth(user = "admin", password = "admin"): Record<string, string> {
@@ -53,4 +54,20 @@ export function cycleCloud(t: TestPlane): CycleCloudCaller {
     },
   };
   return caller;
+}
+
+/**
+ * Gives every test of the file a fresh local control plane (fake clock, new data directory) and a
+ * CycleCloud caller on it, handed to `use` before each test; closes it after.
+ */
+export function onAFreshPlaneEachTest(use: (plane: TestPlane, caller: CycleCloudCaller) => void): void {
+  let plane: TestPlane | undefined;
+  afterAll(removeDataDirs);
+  beforeEach(async () => {
+    plane = await startTestPlane();
+    use(plane, cycleCloud(plane));
+  });
+  afterEach(async () => {
+    await plane?.close();
+  });
 }
