@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type TestPlane } from "../testing";
+import type { TestPlane } from "../testing";
 import { type CycleCloudCaller, onAFreshPlaneEachTest } from "./test-support";
 
 let t: TestPlane;
