@@ -15,6 +15,11 @@ export interface Reporter {
   warn(message: string): Promise<void>;
 }
 
+/** True inside the process Pulumi starts to run dynamic providers (`<pulumi>/cmd/dynamic-provider`). */
+export function inDynamicProviderHost(): boolean {
+  return (require.main?.filename ?? "").includes(`${path.sep}dynamic-provider${path.sep}`);
+}
+
 /** A reporter that says nothing: outside Pulumi's dynamic provider process, or without a URN. */
 export const SILENT: Reporter = { progress: () => {}, warn: async () => {} };
 
@@ -45,8 +50,7 @@ function engineClient(): Engine | null {
   if (engine !== undefined) return engine;
   engine = null;
   const address = process.argv[2];
-  const main = require.main?.filename ?? "";
-  if (!address || !main.includes(`${path.sep}dynamic-provider${path.sep}`)) return engine;
+  if (!address || !inDynamicProviderHost()) return engine;
   try {
     const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
     const load = <T>(id: string): T => require(require.resolve(id, { paths: [pulumiDir] }));

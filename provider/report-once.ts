@@ -1,3 +1,5 @@
+import { inDynamicProviderHost } from "./engine-log";
+
 /**
  * Pulumi's dynamic provider host prints every error thrown by check, diff, read and delete to
  * stderr with its stack (`${err}: ${err.stack}`) and then also returns it to the engine, which
@@ -10,7 +12,7 @@ let installed = false;
 
 function installFilter(): void {
   installed = true;
-  if (!(require.main?.filename ?? "").includes("dynamic-provider")) return;
+  if (!inDynamicProviderHost()) return;
   const original = console.error.bind(console);
   console.error = (...args: unknown[]) => {
     const first = args[0];

@@ -31,8 +31,28 @@ export interface RetryOptions {
 /** How long an unreachable platform is retried by default. */
 export const DEFAULT_UNREACHABLE_MS = 60_000;
 
+/**
+ * Counts how long attempts have failed in a row without reaching the platform. `observe` is told
+ * every attempt's failure (undefined for an answer); it throws the UNREACHABLE error once the streak
+ * lasts `limitMs`, and any answer ends the streak. Shared by retries and waits.
+ */
+export function unreachableStreak(limitMs: number, now: () => number): { observe(failure: ClusterformError | undefined, operation: string): void } {
+  let since: number | undefined;
+  return {
+    observe(failure, operation) {
+      if (!failure?.unreachable) {
+        since = undefined;
+        return;
+      }
+      since ??= now();
+      const elapsed = now() - since;
+      if (elapsed >= limitMs) throw unreachableError(failure, operation, elapsed, limitMs);
+    },
+  };
+}
+
 /** The error that ends retrying a platform that was never reached within `limitMs`. */
-export function unreachableError(failure: ClusterformError, operation: string, elapsedMs: number, limitMs: number): ClusterformError {
+function unreachableError(failure: ClusterformError, operation: string, elapsedMs: number, limitMs: number): ClusterformError {
   return new ClusterformError({
     code: "Unavailable",
     platformCode: UNREACHABLE,
@@ -66,8 +86,7 @@ export async function retryTransient<T>(fn: (attempt: number) => Promise<T>, opt
   const { deadline, operation } = options;
   const sleep = options.sleep ?? realSleep;
   const random = options.random ?? Math.random;
-  const unreachableMs = options.unreachableMs ?? DEFAULT_UNREACHABLE_MS;
-  let unreachableSince: number | undefined;
+  const streak = unreachableStreak(options.unreachableMs ?? DEFAULT_UNREACHABLE_MS, () => deadline.now());
   for (let attempt = 0; ; attempt++) {
     if (deadline.expired()) throw deadline.exceeded(operation, `${attempt} attempt(s) made`);
     let failure: ClusterformError;
@@ -77,13 +96,7 @@ export async function retryTransient<T>(fn: (attempt: number) => Promise<T>, opt
       failure = ClusterformError.from(err, operation);
     }
     if (!isTransient(failure)) throw failure;
-    if (failure.unreachable) {
-      unreachableSince ??= deadline.now();
-      const elapsed = deadline.now() - unreachableSince;
-      if (elapsed >= unreachableMs) throw unreachableError(failure, operation, elapsed, unreachableMs);
-    } else {
-      unreachableSince = undefined;
-    }
+    streak.observe(failure, operation);
     const delayMs = backoffDelayMs(attempt, random);
     if (delayMs >= deadline.remainingMs()) {
       throw deadline.exceeded(operation, `still failing after ${attempt + 1} attempt(s): ${failure.platformCode}: ${failure.platformMessage}`, failure);

@@ -1,6 +1,6 @@
 import { type Clock, type Deadline, formatDuration } from "./deadline";
 import { ClusterformError, isTransient } from "./errors";
-import { DEFAULT_UNREACHABLE_MS, realSleep, type Sleep, unreachableError } from "./retry";
+import { DEFAULT_UNREACHABLE_MS, realSleep, type Sleep, unreachableStreak } from "./retry";
 
 /** Poll interval bounds. */
 export const POLL = { minMs: 200, maxMs: 10_000, fractionOfElapsed: 0.1 } as const;
@@ -73,19 +73,13 @@ export async function waitFor<T>(options: WaitOptions<T>): Promise<WaitResult<T>
   const describe = options.describe ?? defaultDescribe;
   const what = `waiting for ${options.what}`;
   const startMs = now();
-  const unreachableMs = options.unreachableMs ?? DEFAULT_UNREACHABLE_MS;
-  let unreachableSince: number | undefined;
+  const streak = unreachableStreak(options.unreachableMs ?? DEFAULT_UNREACHABLE_MS, now);
   let polls = 0;
   let lastSeen = "nothing observed yet";
   for (;;) {
     polls++;
     const outcome = await pollOnce(options.poll, what);
-    if (!outcome.ok && outcome.error.unreachable) {
-      unreachableSince ??= now();
-      if (now() - unreachableSince >= unreachableMs) throw unreachableError(outcome.error, what, now() - unreachableSince, unreachableMs);
-    } else {
-      unreachableSince = undefined;
-    }
+    streak.observe(outcome.ok ? undefined : outcome.error, what);
     if (outcome.ok) {
       const failed = options.failure?.(outcome.value);
       if (failed !== undefined) throw terminalFailure(what, failed);
