@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { UNKNOWN, validateInputs } from "../../core/validation";
-import { completeName, readDeadline, timeouts, userLabels } from "./shared-schema";
+import { userLabels } from "./shared-schema";
+import { completeName, readDeadline, timeouts } from "../fields";
 
 const DERIVED = /^web-[0-9a-f]{7}$/;
 

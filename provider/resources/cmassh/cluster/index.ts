@@ -1,5 +1,5 @@
 import { defineResource } from "../../kit";
-import { completeName, identityOf } from "../shared-schema";
+import { completeName, identityOf } from "../../fields";
 import { clusterOperations } from "./operations";
 import { type ClusterInputs, clusterPolicies, clusterReplaceFields, clusterSchema } from "./schema";
 import { versionChangeFailures } from "./version";

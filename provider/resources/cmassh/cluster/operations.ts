@@ -4,7 +4,7 @@ import { ClusterformError, isTransient } from "../../../core/errors";
 import { backoffDelayMs, realSleep } from "../../../core/retry";
 import { type CreateContext, PartialStateError, type ResourceOperations, withPartialState } from "../../kit";
 import { cmasshClient, findCluster, isAlreadyExists, toPlatformLabels, waitForGone, waitForRunning } from "../common";
-import { deadlineFor, readDeadline } from "../shared-schema";
+import { deadlineFor, readDeadline } from "../../fields";
 import { CLUSTER_TIMEOUTS, type ClusterInputs } from "./schema";
 
 type Props = Record<string, unknown>;

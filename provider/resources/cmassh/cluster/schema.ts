@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { COMMON_IGNORED, type PolicyTable } from "../../../core/planner";
 import { intInRange, orUnknown, semver } from "../../../core/validation";
-import { identity, instanceType, type Timeouts, timeouts, userLabels } from "../shared-schema";
+import { identity, instanceType, userLabels } from "../shared-schema";
+import { timeouts, type Timeouts } from "../../fields";
 
 /** Validated inputs of a cma-ssh cluster. */
 export interface ClusterInputs {

@@ -1,5 +1,5 @@
 import { defineResource } from "../../kit";
-import { completeName, identityOf } from "../shared-schema";
+import { completeName, identityOf } from "../../fields";
 import { nodePoolOperations } from "./operations";
 import { type NodePoolInputs, nodePoolPolicies, nodePoolReplaceFields, nodePoolSchema } from "./schema";
 

@@ -2,7 +2,7 @@ import type { Deadline } from "../../../core/deadline";
 import { ClusterformError } from "../../../core/errors";
 import { type OperationContext, type ResourceOperations, withPartialState } from "../../kit";
 import { cmasshClient, findCluster, isAlreadyExists, toPlatformLabels, waitForRunning } from "../common";
-import { deadlineFor, readDeadline } from "../shared-schema";
+import { deadlineFor, readDeadline } from "../../fields";
 import { NODE_POOL_TIMEOUTS, type NodePoolInputs } from "./schema";
 
 type Props = Record<string, unknown>;

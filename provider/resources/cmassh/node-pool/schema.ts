@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { COMMON_IGNORED, type PolicyTable } from "../../../core/planner";
 import { intInRange } from "../../../core/validation";
-import { identity, instanceType, objectName, type Timeouts, timeouts, userLabels } from "../shared-schema";
+import { identity, instanceType, objectName, userLabels } from "../shared-schema";
+import { timeouts, type Timeouts } from "../../fields";
 
 /** Validated inputs of a cma-ssh node pool. */
 export interface NodePoolInputs {
