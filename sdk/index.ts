@@ -4,4 +4,5 @@
  * @packageDocumentation
  */
 export * as cmassh from "./cmassh";
+export * as peloton from "./peloton";
 export * as internal from "./internal";

@@ -3,3 +3,5 @@ import { registerHandler } from "../registry";
 // Each platform's code loads only when a resource of it is used.
 registerHandler("cmassh:Cluster", () => require("./cmassh/cluster").clusterHandler);
 registerHandler("cmassh:NodePool", () => require("./cmassh/node-pool").nodePoolHandler);
+registerHandler("peloton:ResourcePool", () => require("./peloton/resource-pool").resourcePoolHandler);
+registerHandler("peloton:StatelessJob", () => require("./peloton/stateless-job").statelessJobHandler);

@@ -1,0 +1,14 @@
+import { defineResource } from "../../kit";
+import { isKnownString } from "../common";
+import { resourcePoolOperations } from "./operations";
+import { completeResourcePool, type ResourcePoolInputs, resourcePoolPolicies, resourcePoolSchema } from "./schema";
+
+/** The handler of `peloton:ResourcePool`. */
+export const resourcePoolHandler = defineResource<ResourcePoolInputs>({
+  schema: resourcePoolSchema,
+  policies: resourcePoolPolicies,
+  complete: completeResourcePool,
+  // The pool id is deterministic (owner and parent); an object found under it may be adopted.
+  identity: (inputs) => (isKnownString(inputs.respoolId) ? inputs.respoolId : undefined),
+  operations: resourcePoolOperations,
+});
