@@ -6,3 +6,4 @@
 export * as cmassh from "./cmassh";
 export * as peloton from "./peloton";
 export * as internal from "./internal";
+export * as vcluster from "./vcluster";

@@ -5,3 +5,5 @@ registerHandler("cmassh:Cluster", () => require("./cmassh/cluster").clusterHandl
 registerHandler("cmassh:NodePool", () => require("./cmassh/node-pool").nodePoolHandler);
 registerHandler("peloton:ResourcePool", () => require("./peloton/resource-pool").resourcePoolHandler);
 registerHandler("peloton:StatelessJob", () => require("./peloton/stateless-job").statelessJobHandler);
+registerHandler("vcluster:VCluster", () => require("./vcluster/vcluster").vclusterHandler);
+registerHandler("vcluster:Snapshot", () => require("./vcluster/snapshot").snapshotHandler);

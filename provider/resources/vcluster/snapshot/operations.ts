@@ -1,0 +1,127 @@
+import type { VclusterClient } from "../../../clients/vcluster/client";
+import type { SnapshotState } from "../../../clients/vcluster/types";
+import type { Deadline } from "../../../core/deadline";
+import { ClusterformError } from "../../../core/errors";
+import { waitFor } from "../../../core/wait";
+import { type CreateContext, PartialStateError, type ResourceOperations } from "../../kit";
+import { deadlineFor, readDeadline } from "../../fields";
+import { isNotFound, isOwnedBy, platformLabels, vclusterClient } from "../common";
+import { errorPhase, waitForVCluster } from "../wait";
+import { SNAPSHOT_TIMEOUTS, type SnapshotInputs } from "./schema";
+
+type Props = Record<string, unknown>;
+type Inputs = SnapshotInputs & Props;
+
+function outputsOf(s: SnapshotState): Props {
+  return { snapshotId: s.id, status: s.status, vclusterId: s.vclusterId, sizeBytes: s.sizeBytes, storageUri: s.storageUri, expireTime: s.expireTime };
+}
+
+async function findByName(client: VclusterClient, inputs: Inputs, deadline: Deadline): Promise<SnapshotState | undefined> {
+  try {
+    return await client.getSnapshot({ name: inputs.name!, namespace: inputs.namespace }, { deadline });
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+function key(inputs: Inputs): string {
+  return `${inputs.namespace}/${inputs.name}`;
+}
+
+/** SnapshotVCluster needs a RUNNING vcluster: wait out a change under way, fail at once when suspended. */
+async function waitForSnapshottable(ctx: CreateContext, inputs: Inputs, deadline: Deadline): Promise<void> {
+  const ref = { name: inputs.vclusterName, namespace: inputs.namespace };
+  await waitForVCluster({
+    client: vclusterClient(ctx.config),
+    ref,
+    deadline,
+    target: "RUNNING (to take a snapshot)",
+    isDone: (s) => s?.phase === "RUNNING",
+    failure: (s) =>
+      s === undefined
+        ? `vclusterName names vcluster ${JSON.stringify(`${ref.namespace}/${ref.name}`)}, which does not exist`
+        : s.phase === "SUSPENDED"
+          ? `vcluster ${JSON.stringify(`${ref.namespace}/${ref.name}`)} is SUSPENDED; a snapshot needs it RUNNING (set \`suspended: false\` on it first)`
+          : errorPhase(s),
+    progress: ctx.report.progress,
+  });
+}
+
+/** Creates the snapshot, or adopts the one an interrupted run of this resource created. */
+async function createOrAdopt(ctx: CreateContext, inputs: Inputs, deadline: Deadline): Promise<SnapshotState> {
+  const client = vclusterClient(ctx.config);
+  const operation = `SnapshotVCluster snapshot ${JSON.stringify(key(inputs))} of vcluster ${JSON.stringify(inputs.vclusterName)}`;
+  const existing = await findByName(client, inputs, deadline);
+  if (existing) {
+    if (!isOwnedBy(existing.labels, inputs.owner)) {
+      throw new ClusterformError({
+        code: "AlreadyExists",
+        platformCode: "ALREADY_EXISTS",
+        operation,
+        platformMessage: "a snapshot of that name already exists in that namespace and this stack did not create it; choose another name or leave `name` unset",
+      });
+    }
+    ctx.confirmAdoption(operation, key(inputs));
+    return existing;
+  }
+  await waitForSnapshottable(ctx, inputs, deadline);
+  const { snapshot } = await client.snapshotVCluster(
+    {
+      name: inputs.vclusterName,
+      namespace: inputs.namespace,
+      snapshotName: inputs.name,
+      description: inputs.description ?? "",
+      retentionHours: inputs.retentionHours ?? 0,
+      labels: platformLabels({ labels: inputs.labels, owner: inputs.owner }),
+      includeWorkloads: inputs.includeWorkloads ?? false,
+    },
+    { deadline },
+  );
+  return snapshot;
+}
+
+/** vcluster snapshots: create waits for READY, any change replaces, an expired snapshot reads as gone. */
+export const snapshotOperations: ResourceOperations<SnapshotInputs> = {
+  async create(ctx, inputs) {
+    const deadline = deadlineFor(inputs, "create", SNAPSHOT_TIMEOUTS);
+    const first = await createOrAdopt(ctx, inputs, deadline);
+    const client = vclusterClient(ctx.config);
+    try {
+      const { value } = await waitFor({
+        poll: () => client.getSnapshot({ id: first.id }, { deadline }),
+        isDone: (s) => s.status === "READY",
+        failure: (s) => (s.status === "FAILED" ? `snapshot ${JSON.stringify(key(inputs))} FAILED` : undefined),
+        describe: (s) => `status ${s.status}`,
+        deadline,
+        what: `snapshot ${JSON.stringify(key(inputs))} to be READY`,
+        progress: ctx.report.progress,
+      });
+      return { id: value.id, outs: outputsOf(value) };
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      throw new PartialStateError(`${message}; the snapshot is recorded in the stack: run \`pulumi up\` again, or replace it`, first.id, { ...inputs, ...outputsOf(first) }, [message]);
+    }
+  },
+
+  async read(ctx, id, props) {
+    try {
+      return outputsOf(await vclusterClient(ctx.config).getSnapshot({ id }, { deadline: readDeadline(props, SNAPSHOT_TIMEOUTS) }));
+    } catch (err) {
+      // Expired snapshots are gone as far as the server is concerned.
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  },
+
+  async update() {
+    // Every field replaces; the kit never plans an in-place update of a snapshot.
+    throw new Error("vcluster:Snapshot has no in-place updates");
+  },
+
+  async delete(ctx, id, props) {
+    await vclusterClient(ctx.config).deleteSnapshot(id, { deadline: deadlineFor(props, "delete", SNAPSHOT_TIMEOUTS), force: true }).catch((err: unknown) => {
+      if (!isNotFound(err)) throw err;
+    });
+  },
+};
