@@ -6,4 +6,5 @@
 export * as cmassh from "./cmassh";
 export * as peloton from "./peloton";
 export * as internal from "./internal";
+export * as senlin from "./senlin";
 export * as vcluster from "./vcluster";

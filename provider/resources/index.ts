@@ -7,3 +7,4 @@ registerHandler("peloton:ResourcePool", () => require("./peloton/resource-pool")
 registerHandler("peloton:StatelessJob", () => require("./peloton/stateless-job").statelessJobHandler);
 registerHandler("vcluster:VCluster", () => require("./vcluster/vcluster").vclusterHandler);
 registerHandler("vcluster:Snapshot", () => require("./vcluster/snapshot").snapshotHandler);
+registerHandler("senlin:Cluster", () => require("./senlin/cluster").clusterHandler);

@@ -1,0 +1,28 @@
+import { createSenlinClient, type SenlinClient } from "../../clients/senlin/client";
+import { type ConfigReader, resolveUnreachableTimeoutMs } from "../../core/config";
+import { resolveOpenStackSettings } from "../openstack/credentials";
+
+const clients = new Map<string, SenlinClient>();
+
+/**
+ * The Senlin client for the credentials and endpoint the configuration gives now (read at every
+ * call, never captured). Clients are kept per settings so that one process reuses its Keystone
+ * token until it is due for renewal; the token cache itself lives in the Keystone client.
+ */
+export function senlinClient(config: ConfigReader): SenlinClient {
+  const settings = resolveOpenStackSettings("senlin", config);
+  const unreachableTimeoutMs = resolveUnreachableTimeoutMs(config);
+  const key = JSON.stringify([settings.credentials, settings.region, settings.interface, settings.endpoint, unreachableTimeoutMs]);
+  let client = clients.get(key);
+  if (!client) {
+    client = createSenlinClient({
+      credentials: settings.credentials,
+      endpoint: settings.endpoint,
+      region: settings.region,
+      interface: settings.interface,
+      unreachableTimeoutMs,
+    });
+    clients.set(key, client);
+  }
+  return client;
+}
