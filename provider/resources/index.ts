@@ -8,3 +8,4 @@ registerHandler("peloton:StatelessJob", () => require("./peloton/stateless-job")
 registerHandler("vcluster:VCluster", () => require("./vcluster/vcluster").vclusterHandler);
 registerHandler("vcluster:Snapshot", () => require("./vcluster/snapshot").snapshotHandler);
 registerHandler("senlin:Cluster", () => require("./senlin/cluster").clusterHandler);
+registerHandler("cyclecloud:NodePool", () => require("./cyclecloud/node-pool").nodePoolHandler);

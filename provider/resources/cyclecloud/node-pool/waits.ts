@@ -1,0 +1,67 @@
+import type { CycleCloudClient } from "../../../clients/cyclecloud/client";
+import type { NodeQuery, NodeRecord } from "../../../clients/cyclecloud/types";
+import type { Deadline } from "../../../core/deadline";
+import { waitFor } from "../../../core/wait";
+import { roleOf } from "./pool";
+
+const q = (s: string) => JSON.stringify(s);
+
+function describeNodes(nodes: readonly NodeRecord[]): string {
+  if (nodes.length === 0) return "no nodes";
+  const shown = nodes.slice(0, 8).map((n) => `${n.Name} ${n.State ?? "?"}`);
+  return shown.join(", ") + (nodes.length > 8 ? `, and ${nodes.length - 8} more` : "");
+}
+
+function failureOf(nodes: readonly NodeRecord[]): string | undefined {
+  const lost = nodes.filter((n) => roleOf(n) === "lost");
+  if (lost.length === 0) return undefined;
+  return lost.map((n) => `node ${q(n.Name)} is ${n.State}: ${n.StatusMessage || "CycleCloud gave no reason"}`).join("; ");
+}
+
+/**
+ * Waits until `list` shows at least `expected` nodes, every one Ready. CycleCloud operations carry
+ * no progress, so progress is each node's State; a node that fails ends the wait with its message.
+ * @param what - the nodes awaited, e.g. `the 2 node(s) of operation "x" in cluster "demo"`.
+ */
+export async function waitForNodesReady(
+  list: () => Promise<NodeRecord[]>,
+  what: string,
+  expected: number,
+  deadline: Deadline,
+  progress?: (message: string) => void,
+): Promise<NodeRecord[]> {
+  const result = await waitFor({
+    poll: list,
+    isDone: (nodes) => nodes.length >= expected && nodes.every((n) => n.State === "Ready"),
+    failure: failureOf,
+    describe: describeNodes,
+    deadline,
+    what: `${what} to be Ready`,
+    progress,
+  });
+  return result.value;
+}
+
+/** The nodes of an operation or request, for {@link waitForNodesReady}. */
+export function nodesOf(client: CycleCloudClient, cluster: string, query: NodeQuery, deadline: Deadline): () => Promise<NodeRecord[]> {
+  return async () => (await client.listNodes(cluster, query, { deadline })).nodes;
+}
+
+/** Waits until none of `ids` has a record in the cluster any more. */
+export async function waitForNodesGone(
+  client: CycleCloudClient,
+  cluster: string,
+  ids: readonly string[],
+  deadline: Deadline,
+  progress?: (message: string) => void,
+): Promise<void> {
+  const wanted = new Set(ids);
+  await waitFor({
+    poll: async () => (await client.listNodes(cluster, {}, { deadline })).nodes.filter((n) => wanted.has(n.NodeId)),
+    isDone: (left) => left.length === 0,
+    describe: describeNodes,
+    deadline,
+    what: `${ids.length} node(s) of cluster ${q(cluster)} to be removed`,
+    progress,
+  });
+}
