@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The demo: set-up, then the local control plane, then a real `pulumi up` of the quickstart program
-# (Pulumi.yaml at the repository root, program in examples/quickstart), against a local file backend.
+# (Pulumi.yaml at the repository root, program in examples/quickstart: resources of all five
+# platforms), against a local file backend.
 #
 #   bash scripts/demo.sh            # up, show the outputs and the control plane's audit log
 #   bash scripts/demo.sh --destroy  # tear the demo stack down (no up first)
@@ -56,17 +57,44 @@ if [ "$mode" = destroy ]; then
 fi
 
 pulumi stack select demo 2>/dev/null || pulumi stack init demo
+# The local control plane's Keystone and CycleCloud both accept admin / admin unless told otherwise.
+pulumi config set clusterform:senlinUsername admin
+pulumi config set clusterform:senlinProjectName admin
+pulumi config set --secret clusterform:senlinPassword admin
+pulumi config set clusterform:cyclecloudUsername admin
+pulumi config set --secret clusterform:cyclecloudPassword admin
+# Senlin profiles are not Clusterform resources: create the one the quickstart's cluster uses, as an
+# operator would with `openstack cluster profile create`.
+node -e '
+(async () => {
+  const base = process.argv[1];
+  const scope = { project: { name: "admin", domain: { name: "Default" } } };
+  const user = { name: "admin", domain: { name: "Default" }, password: "admin" };
+  const auth = await fetch(`${base}/v3/auth/tokens`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ auth: { identity: { methods: ["password"], password: { user } }, scope } }),
+  });
+  if (auth.status !== 201) throw new Error(`Keystone answered ${auth.status}: ${await auth.text()}`);
+  const headers = { "Content-Type": "application/json", "X-Auth-Token": auth.headers.get("x-subject-token") };
+  const found = await (await fetch(`${base}/v1/profiles?name=demo-worker`, { headers })).json();
+  if (found.profiles.length > 0) return;
+  const spec = { type: "os.nova.server", version: "1.0", properties: { flavor: "m1.small", image: "cirros" } };
+  const created = await fetch(`${base}/v1/profiles`, { method: "POST", headers, body: JSON.stringify({ profile: { name: "demo-worker", spec } }) });
+  if (created.status !== 201) throw new Error(`creating the Senlin profile demo-worker: ${created.status} ${await created.text()}`);
+  console.log("[demo] created the Senlin profile demo-worker");
+})().catch((err) => { console.error(`[demo] ${err.message}`); process.exit(1); });' "$CLUSTERFORM_ENDPOINT"
 echo "[demo] pulumi up"
 pulumi up --yes --non-interactive --skip-preview=false
 pulumi stack output
-echo "[demo] what the control plane saw (its audit log, GetCluster polls counted apart):"
+echo "[demo] what the control plane saw (its audit log; reads are counted apart):"
 node -e '
 (async () => {
   const { entries } = await (await fetch(process.argv[1])).json();
-  const polls = entries.filter((e) => e.operation === "GetCluster").length;
-  for (const e of entries.filter((e) => e.operation !== "GetCluster")) {
+  const read = (e) => /^(Get|List|Lookup|Watch|Query)/.test(e.operation) || e.api === "keystone";
+  for (const e of entries.filter((e) => !read(e))) {
     console.log(`  ${e.time}  ${e.api}.${e.operation}  ${e.target}  ${e.code}`);
   }
-  console.log(`  and ${polls} GetCluster polls`);
+  console.log(`  and ${entries.filter(read).length} reads (status polls, lookups, tokens)`);
 })();' "http://127.0.0.1:$port/_local/audit?since=0"
 echo "[demo] tear it down with: bash scripts/demo.sh --destroy"

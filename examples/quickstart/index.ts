@@ -1,8 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
-import { cmassh } from "clusterform";
+import { cmassh, cyclecloud, peloton, senlin, vcluster } from "clusterform";
 
-// A cma-ssh cluster with two worker pools. The endpoint comes from `clusterform:endpoint` (stack
-// config) or CLUSTERFORM_ENDPOINT, and defaults to the local control plane on 127.0.0.1:9020.
+// A cma-ssh cluster with two worker pools, and below it resources of the four other platforms. The
+// endpoint comes from `clusterform:endpoint` (stack config) or CLUSTERFORM_ENDPOINT, and defaults
+// to the local control plane on 127.0.0.1:9020. Senlin and CycleCloud credentials are stack config
+// (scripts/demo.sh sets the local control plane's admin / admin).
 const config = new pulumi.Config();
 
 const cluster = new cmassh.Cluster("demo", {
@@ -29,3 +31,47 @@ export const clusterStatus = cluster.status;
 export const kubernetesVersion = cluster.kubernetesVersion;
 export const pools = { general: general.name, gpu: gpu.name };
 export const kubeconfig = cluster.kubeconfig;
+
+// One resource or two of each other platform, all on the same local control plane.
+
+// Peloton: a resource pool and a stateless job of 4 instances, updated 1 instance at a time.
+const services = new peloton.ResourcePool("services", {
+  resources: [
+    { kind: "cpu", reservation: 4, limit: 8 },
+    { kind: "memory", reservation: 4096, limit: 8192 },
+  ],
+});
+const web = new peloton.StatelessJob("web", {
+  respoolId: services.id,
+  instanceCount: config.getNumber("webInstances") ?? 4,
+  defaultSpec: { containers: [{ name: "nginx", image: config.get("webImage") ?? "nginx:1.27", resources: { cpu: 0.5, memoryMb: 256 } }] },
+  sla: { maximumUnavailableInstances: 1 },
+  updatePolicy: { batchSize: 1 },
+});
+
+// vcluster: a virtual cluster in the host namespace team-dev.
+const dev = new vcluster.VCluster("dev", {
+  namespace: "team-dev",
+  replicas: config.getNumber("devReplicas") ?? 1,
+  suspended: config.getBoolean("devSuspended") ?? false,
+});
+
+// OpenStack Senlin: a cluster of the profile demo-worker (scripts/demo.sh creates it), kept at a size.
+const workers = new senlin.Cluster("workers", {
+  profile: "demo-worker",
+  minSize: 1,
+  desiredCapacity: config.getNumber("workerNodes") ?? 2,
+  maxSize: 5,
+});
+
+// Azure CycleCloud: nodes of the nodearray `execute` of the cluster `demo`.
+const compute = new cyclecloud.NodePool("compute", {
+  clusterName: "demo",
+  nodearray: "execute",
+  count: config.getNumber("computeNodes") ?? 2,
+});
+
+export const pelotonJob = { id: web.jobId, state: web.state };
+export const vclusterPhase = dev.phase;
+export const senlinNodes = workers.nodeIds;
+export const cyclecloudNodes = compute.nodeNames;

@@ -25,7 +25,7 @@ export interface Timeouts {
 
 /**
  * Arguments of {@link VCluster}. The change policy of every field (in place by which call, or
- * replace) is in docs/vcluster.md and `VCLUSTER_FIELDS` in the provider.
+ * replace) is in the README's vcluster section and `VCLUSTER_FIELDS` in the provider.
  */
 export interface VClusterArgs {
   /**

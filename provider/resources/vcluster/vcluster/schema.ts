@@ -94,7 +94,7 @@ const scale = (note: string): FieldRule => ({ policy: { kind: "update", operatio
 const update = (maskPath: string, note: string): FieldRule => ({ policy: { kind: "update", operation: "UpdateVCluster" }, maskPath, note });
 
 /**
- * THE field policy table of `vcluster:VCluster` (docs/vcluster.md shows the same table; a unit test
+ * THE field policy table of `vcluster:VCluster` (the README's vcluster section shows the same table; a unit test
  * keeps them equal). Order here is the order fields appear in update masks.
  */
 export const VCLUSTER_FIELDS: Readonly<Record<string, FieldRule>> = {
