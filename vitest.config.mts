@@ -2,6 +2,8 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    // Two workers on the 2-core machines this is built for; CLUSTERFORM_TEST_WORKERS overrides it.
+    maxWorkers: Number(process.env.CLUSTERFORM_TEST_WORKERS ?? 2),
     projects: [
       {
         test: {
@@ -18,8 +20,8 @@ export default defineConfig({
           // Real engine runs: each `pulumi up` takes seconds, a lifecycle file takes minutes.
           testTimeout: 600_000,
           hookTimeout: 600_000,
-          // The engine runs use both cores; running files in parallel only adds contention.
-          fileParallelism: false,
+          // Files run two at a time: a file spends part of its time waiting for the local control
+          // plane's operations, when the other file's engine runs can use the cores.
         },
       },
     ],

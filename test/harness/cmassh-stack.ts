@@ -62,10 +62,12 @@ export async function openTestStack(opts: TestStackOptions): Promise<TestStack> 
     programDir,
     workspace,
     async configure(values) {
-      for (const [key, value] of Object.entries(values)) {
-        if (value === undefined) await stack.stack.removeConfig(`test:${key}`);
-        else await stack.setConfig(`test:${key}`, JSON.stringify(value));
-      }
+      // One CLI run for all the values to set and one for those to remove: each run costs a CLI start.
+      const entries = Object.entries(values);
+      const set = entries.filter(([, value]) => value !== undefined).map(([key, value]) => [`test:${key}`, { value: JSON.stringify(value) }]);
+      const removed = entries.filter(([, value]) => value === undefined).map(([key]) => `test:${key}`);
+      if (set.length > 0) await stack.stack.setAllConfig(Object.fromEntries(set));
+      if (removed.length > 0) await stack.stack.removeAllConfig(removed);
     },
   };
 }

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { repoRoot, workDir } from "./paths";
 
@@ -40,6 +40,37 @@ export function clusterformTarball(): string {
 export function installWorkspace(name: string, tarballs: Record<string, string>, pulumiVersion = PULUMI_SDK_VERSION): string {
   const dir = path.join(workDir(), "workspaces", name);
   mkdirSync(dir, { recursive: true });
+  // Test files run in parallel and several share a workspace: one installs, the others wait.
+  return withLock(`${dir}.lock`, () => install(dir, tarballs, pulumiVersion));
+}
+
+/** How long a workspace lock may be held before it counts as left behind by a killed run. */
+const STALE_LOCK_MS = 10 * 60_000;
+
+/** Runs `fn` while holding the lock folder `lock` (mkdir is atomic), waiting for another holder. */
+function withLock<T>(lock: string, fn: () => T): T {
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) rmSync(lock, { recursive: true, force: true });
+      } catch {
+        // Released meanwhile.
+      }
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+function install(dir: string, tarballs: Record<string, string>, pulumiVersion: string): string {
   // Reinstalling costs seconds; skip it when the very same tarballs are installed already.
   const stampFile = path.join(dir, ".installed");
   const stamp = [`@pulumi/pulumi=${pulumiVersion}`]
@@ -52,7 +83,7 @@ export function installWorkspace(name: string, tarballs: Record<string, string>,
   rmSync(path.join(dir, "node_modules", "@pulumi", "pulumi"), { recursive: true, force: true });
   const dependencies: Record<string, string> = { "@pulumi/pulumi": pulumiVersion };
   for (const [pkg, tarball] of Object.entries(tarballs)) dependencies[pkg] = `file:${tarball}`;
-  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `ws-${name}`, private: true, dependencies }, null, 2));
+  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `ws-${path.basename(dir)}`, private: true, dependencies }, null, 2));
   execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], {
     cwd: dir,
     stdio: ["ignore", "ignore", "inherit"],
