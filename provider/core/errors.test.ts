@@ -72,6 +72,13 @@ describe("ClusterformError.from", () => {
     expect([err.code, err.platformCode, err.unreachable, isTransient(err)]).toEqual(["Unavailable", platformCode, unreachable, true]);
   });
 
+  it("retries a stream the server reset while going away (CANCELED from HTTP/2 CANCEL), but not a cancel of our own", () => {
+    const cut = ClusterformError.from(new ConnectError("http/2 stream closed with error code CANCEL (0x8)", Code.Canceled), OP);
+    expect([cut.code, cut.platformCode, cut.unreachable, isTransient(cut)]).toEqual(["Unavailable", "UNAVAILABLE", false, true]);
+    const ours = ClusterformError.from(new ConnectError("This operation was aborted", Code.Canceled), OP);
+    expect([ours.code, isTransient(ours)]).toEqual(["Canceled", false]);
+  });
+
   it("translates a failed TLS handshake as unreachable and never retried, saying it was TLS", () => {
     const tls = networkError("DEPTH_ZERO_SELF_SIGNED_CERT", "self-signed certificate");
     const err = ClusterformError.from(new ConnectError("self-signed certificate", Code.Unknown, undefined, undefined, tls), OP);

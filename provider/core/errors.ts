@@ -180,10 +180,18 @@ const HTTP_CODES: Readonly<Record<number, ErrorCode>> = {
   504: "Unavailable",
 };
 
+/** How Node's HTTP/2 client words a stream the server reset. */
+const STREAM_CUT = /stream closed with error code (NGHTTP2_)?CANCEL\b/;
+
 function translate(err: unknown): Translated {
   if (err instanceof ConnectError) {
     const network = translateNetwork(err.cause, err.rawMessage);
     if (network) return network;
+    // A server that goes away (a restart) resets its open HTTP/2 streams with CANCEL, which Connect
+    // reports as CANCELED although nobody here cancelled: the platform was reached and left.
+    if (err.code === Code.Canceled && STREAM_CUT.test(err.rawMessage)) {
+      return { code: "Unavailable", platformCode: "UNAVAILABLE", platformMessage: err.rawMessage };
+    }
     return {
       code: CONNECT_CODES[err.code] ?? "Unknown",
       platformCode: Code[err.code] ? screamingSnake(Code[err.code]) : String(err.code),

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type Client, Code, ConnectError } from "@connectrpc/connect";
+import type { Client } from "@connectrpc/connect";
 import type { VClusterService } from "../../../proto/gen/vcluster/api/v1/vcluster_api_pb";
 import { ClusterformError } from "../../core/errors";
 import type { CallOptions, Caller, Rpc } from "../shared/grpc-caller";
@@ -61,16 +61,6 @@ function deleteLandedOnRetry(rpc: Rpcs, input: DeleteVClusterInput, call: Rpc<De
   };
 }
 
-/**
- * A server that goes away (a restart) cuts open HTTP/2 streams with CANCEL, which reads as
- * CANCELED though nobody cancelled: for a read that is the server being unavailable, so it is retried.
- */
-export function unavailableWhenCut(err: unknown): never {
-  const e = ConnectError.from(err);
-  if (e.code === Code.Canceled && /stream closed with error code CANCEL/.test(e.rawMessage)) throw new ConnectError(e.rawMessage, Code.Unavailable);
-  throw err;
-}
-
 /** The cluster-level methods over a Connect client and the shared caller. */
 export function clusterMethods(rpc: Rpcs, { retried }: Caller, requestIdPrefix: string): ClusterMethods {
   const list: ClusterMethods["listVClusters"] = (filter = {}, o) =>
@@ -88,7 +78,7 @@ export function clusterMethods(rpc: Rpcs, { retried }: Caller, requestIdPrefix: 
     },
     getVCluster: (input, o) =>
       retried(onVCluster("GetVCluster", input.namespace, input.name || input.id), o, async (c) =>
-        fromVCluster((await rpc.getVCluster(input, c).catch(unavailableWhenCut)).vcluster),
+        fromVCluster((await rpc.getVCluster(input, c)).vcluster),
       ),
     listVClusters: list,
     async listAllVClusters(filter = {}, o) {
