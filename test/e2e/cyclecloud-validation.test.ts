@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { groupPreviews, ownErrorLines } from "../harness/bad-inputs";
 import type { TestStack } from "../harness/cmassh-stack";
 import { ccMutations, ccNodes, openCycleCloudStack } from "./cyclecloud-support";
 
@@ -71,25 +72,14 @@ describe("cyclecloud:NodePool: bad input is rejected at preview, naming the fiel
   });
 
   // The first `it` of a group runs its preview; the others of the group read the same result.
-  const previews = new Map<Group, Promise<{ failure: string | undefined; calls: unknown[] }>>();
-  const previewOf = (group: Group) => {
-    let preview = previews.get(group);
-    if (!preview) {
-      preview = (async () => {
-        // JSON has no undefined: null in a spec stands for "not given".
-        const spec = Object.fromEntries(Object.entries(pool(group.pool).pools.p).filter(([, v]) => v !== null));
-        await t.configure({ pools: { p: spec } });
-        const since = await t.plane.lastSeq();
-        const failure = await t.stack.preview().then(
-          () => undefined,
-          (err: Error) => err.message,
-        );
-        return { failure, calls: await t.plane.audit(since) };
-      })();
-      previews.set(group, preview);
-    }
-    return preview;
-  };
+  const previewOf = groupPreviews<Group>(
+    () => t,
+    async (group) => {
+      // JSON has no undefined: null in a spec stands for "not given".
+      const spec = Object.fromEntries(Object.entries(pool(group.pool).pools.p).filter(([, v]) => v !== null));
+      await t.configure({ pools: { p: spec } });
+    },
+  );
 
   it.each(badInputs)("rejects %s", async (_what, group, field, reason) => {
     const { failure, calls } = await previewOf(group);
@@ -99,10 +89,7 @@ describe("cyclecloud:NodePool: bad input is rejected at preview, naming the fiel
     expect(failure).not.toContain("<nil>");
     expect(failure).toMatch(reason);
     // The same on this input's own messages: those of the pool that name the field.
-    const own = (failure ?? "")
-      .split("\n")
-      .filter((line) => line.startsWith("error: ") && line.includes(" resource 'p'") && named.test(line))
-      .join("\n");
+    const own = ownErrorLines(failure, "p", named);
     expect(own).toMatch(reason);
     expect(calls).toEqual([]);
   });

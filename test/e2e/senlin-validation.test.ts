@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { groupPreviews, ownErrorLines } from "../harness/bad-inputs";
 import { openSenlinStack, type SenlinStack, senlinClusters } from "../harness/senlin-stack";
 
 const good = { profile: "web-profile" };
@@ -96,23 +97,12 @@ describe("senlin: bad input is rejected at preview, naming the field, before any
   });
 
   // The first `it` of a group runs its preview; the others of the group read the same result.
-  const previews = new Map<Group, Promise<{ failure: string | undefined; calls: unknown[] }>>();
-  const previewOf = (group: Group) => {
-    let preview = previews.get(group);
-    if (!preview) {
-      preview = (async () => {
-        await t.configure({ cluster: { ...good, ...group.cluster } });
-        const since = await t.plane.lastSeq();
-        const failure = await t.stack.preview().then(
-          () => undefined,
-          (err: Error) => err.message,
-        );
-        return { failure, calls: await t.plane.audit(since) };
-      })();
-      previews.set(group, preview);
-    }
-    return preview;
-  };
+  const previewOf = groupPreviews<Group>(
+    () => t,
+    async (group) => {
+      await t.configure({ cluster: { ...good, ...group.cluster } });
+    },
+  );
 
   it.each(badInputs)("rejects %s", async (_what, group, field, topLevel, reason) => {
     const { failure, calls } = await previewOf(group);
@@ -123,10 +113,7 @@ describe("senlin: bad input is rejected at preview, naming the field, before any
     if (topLevel) expect(failure).toMatch(new RegExp(`property ${field} value \\{`));
     expect(failure).toMatch(reason);
     // The same on this input's own messages: those of the cluster that name the field.
-    const own = (failure ?? "")
-      .split("\n")
-      .filter((line) => line.startsWith("error: ") && line.includes(" resource 'main'") && named.test(line))
-      .join("\n");
+    const own = ownErrorLines(failure, "main", named);
     if (topLevel) expect(own).toMatch(new RegExp(`property ${field} value \\{`));
     expect(own).toMatch(reason);
     expect(calls).toEqual([]);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { groupPreviews, ownErrorLines } from "../harness/bad-inputs";
 import { openTestStack, type TestStack } from "../harness/cmassh-stack";
 
 const vc = (patch: Record<string, unknown>) => ({ vc: { namespace: "team-a", ...patch }, snapshot: undefined });
@@ -93,23 +94,12 @@ describe("vcluster: bad input is rejected at preview, naming the field, before a
   });
 
   // The first `it` of a group runs its preview; the others of the group read the same result.
-  const previews = new Map<Group, Promise<{ failure: string | undefined; calls: unknown[] }>>();
-  const previewOf = (group: Group) => {
-    let preview = previews.get(group);
-    if (!preview) {
-      preview = (async () => {
-        await t.configure(group.config);
-        const since = await t.plane.lastSeq();
-        const failure = await t.stack.preview().then(
-          () => undefined,
-          (err: Error) => err.message,
-        );
-        return { failure, calls: await t.plane.audit(since) };
-      })();
-      previews.set(group, preview);
-    }
-    return preview;
-  };
+  const previewOf = groupPreviews<Group>(
+    () => t,
+    async (group) => {
+      await t.configure(group.config);
+    },
+  );
 
   it.each(badInputs)("rejects %s", async (_what, group, field, reason) => {
     const { failure, calls } = await previewOf(group);
@@ -120,10 +110,7 @@ describe("vcluster: bad input is rejected at preview, naming the field, before a
     if (!reason.source.includes("is required")) expect(failure).not.toContain("<nil>");
     expect(failure).toMatch(reason);
     // The same on this input's own messages: those of the resource that name the field.
-    const own = (failure ?? "")
-      .split("\n")
-      .filter((line) => line.startsWith("error: ") && line.includes(` resource '${group.resource}'`) && named.test(line))
-      .join("\n");
+    const own = ownErrorLines(failure, group.resource, named);
     expect(own).toMatch(reason);
     expect(calls).toEqual([]);
   });
