@@ -15,10 +15,13 @@ export type PolicyTable = Readonly<Record<string, FieldPolicy>>;
 /**
  * Fields the engine, the SDK or the kit adds to every resource's inputs; spread into each table.
  * `deleteBeforeReplace` mirrors the resource option, which decides how a replacement runs;
- * `resourceUrn` lets operations report progress on the resource's row.
+ * `resourceUrn` lets operations report progress on the resource's row; `owner` (the ownership
+ * marker) and `resourceName` (the base of derived names) never change for one resource.
  */
 export const COMMON_IGNORED: PolicyTable = {
   __provider: { kind: "ignore" },
+  owner: { kind: "ignore" },
+  resourceName: { kind: "ignore" },
   timeouts: { kind: "ignore" },
   deleteBeforeReplace: { kind: "ignore" },
   resourceUrn: { kind: "ignore" },

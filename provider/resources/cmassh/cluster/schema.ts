@@ -40,8 +40,6 @@ export const clusterSchema: z.ZodType<ClusterInputs, unknown> = z
 /** How each input is changed: only the version changes in place (UpgradeCluster). */
 export const clusterPolicies: PolicyTable = {
   ...COMMON_IGNORED,
-  owner: { kind: "ignore" },
-  resourceName: { kind: "ignore" },
   autoNamed: { kind: "ignore" },
   name: { kind: "replace" },
   controlPlane: { kind: "replace" },

@@ -35,8 +35,6 @@ export const nodePoolSchema: z.ZodType<NodePoolInputs, unknown> = z
 /** How each input is changed: only the count changes in place (ScaleNodePool). */
 export const nodePoolPolicies: PolicyTable = {
   ...COMMON_IGNORED,
-  owner: { kind: "ignore" },
-  resourceName: { kind: "ignore" },
   autoNamed: { kind: "ignore" },
   clusterName: { kind: "replace" },
   name: { kind: "replace" },

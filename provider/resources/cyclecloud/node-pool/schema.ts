@@ -120,8 +120,6 @@ export const nodePoolSchema: z.ZodType<NodePoolInputs, unknown> = z
  */
 export const nodePoolPolicies: PolicyTable = {
   ...COMMON_IGNORED,
-  owner: { kind: "ignore" },
-  resourceName: { kind: "ignore" },
   clusterName: { kind: "replace" },
   nodearray: { kind: "replace" },
   machineType: { kind: "replace" },

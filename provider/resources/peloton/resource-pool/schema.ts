@@ -111,8 +111,6 @@ export const resourcePoolSchema: z.ZodType<ResourcePoolInputs, unknown> = z
 /** Everything but the parent is one UpdateResourcePool; a new parent replaces the pool. */
 export const resourcePoolPolicies: PolicyTable = {
   ...COMMON_IGNORED,
-  owner: { kind: "ignore" },
-  resourceName: { kind: "ignore" },
   respoolId: { kind: "ignore" },
   parent: { kind: "replace" },
   name: { kind: "update", operation: "UpdateResourcePool" },

@@ -144,8 +144,6 @@ const REPLACE_JOB = { kind: "update", operation: "ReplaceJob" } as const;
  */
 export const statelessJobPolicies: PolicyTable = {
   ...COMMON_IGNORED,
-  owner: { kind: "ignore" },
-  resourceName: { kind: "ignore" },
   jobId: { kind: "ignore" },
   updatePolicy: { kind: "ignore" },
   respoolId: { kind: "replace" },

@@ -143,8 +143,6 @@ export function sizeProblems(inputs: { minSize?: unknown; maxSize?: unknown; des
  */
 export const clusterPolicies: PolicyTable = {
   ...COMMON_IGNORED,
-  owner: { kind: "ignore" },
-  resourceName: { kind: "ignore" },
   autoNamed: { kind: "ignore" },
   // How a profile change is carried out, not a state of the cluster.
   profileOnly: { kind: "ignore" },

@@ -43,8 +43,6 @@ export const SNAPSHOT_FIELDS = ["name", "vclusterName", "namespace", "descriptio
 /** The policy table of `vcluster:Snapshot`. */
 export const snapshotPolicies: PolicyTable = {
   ...COMMON_IGNORED,
-  owner: { kind: "ignore" },
-  resourceName: { kind: "ignore" },
   autoNamed: { kind: "ignore" },
   ...Object.fromEntries(SNAPSHOT_FIELDS.map((f) => [f, { kind: "replace" }])),
 };

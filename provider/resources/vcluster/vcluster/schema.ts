@@ -123,8 +123,6 @@ export const VCLUSTER_FIELDS: Readonly<Record<string, FieldRule>> = {
 /** The policy table the kit plans with, derived from {@link VCLUSTER_FIELDS}. */
 export const vclusterPolicies: PolicyTable = {
   ...COMMON_IGNORED,
-  owner: { kind: "ignore" },
-  resourceName: { kind: "ignore" },
   autoNamed: { kind: "ignore" },
   ...Object.fromEntries(Object.entries(VCLUSTER_FIELDS).map(([field, rule]) => [field, rule.policy])),
 };
