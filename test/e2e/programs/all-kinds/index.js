@@ -1,0 +1,56 @@
+"use strict";
+// One resource (or several) of every kind of every platform. `test:round` moves every resource to
+// its next state at once: round 0 creates, round 1 changes one in-place field of each kind (the
+// snapshot has none, so its description change is a replacement).
+const pulumi = require("@pulumi/pulumi");
+const { cmassh, cyclecloud, peloton, senlin, vcluster } = require("clusterform");
+
+const config = new pulumi.Config("test");
+const round = config.getNumber("round") ?? 0;
+const pools = config.getNumber("pools") ?? 1;
+const jobs = config.getNumber("jobs") ?? 1;
+const pick = (values) => values[Math.min(round, values.length - 1)];
+
+const cluster = new cmassh.Cluster("cluster", {
+  kubernetesVersion: pick(["1.30.10", "1.31.6"]),
+  controlPlane: { instanceType: "standard", count: 1 },
+});
+const nodePools = [];
+for (let i = 0; i < pools; i++) {
+  nodePools.push(new cmassh.NodePool(`pool-${i}`, { clusterName: cluster.name, instanceType: "standard", count: pick([1, 2]) }));
+}
+
+const respool = new peloton.ResourcePool("respool", {
+  resources: [
+    { kind: "cpu", reservation: 4, limit: pick([100, 120]) },
+    { kind: "memory", reservation: 1024, limit: 102400 },
+  ],
+});
+const statelessJobs = [];
+for (let i = 0; i < jobs; i++) {
+  statelessJobs.push(
+    new peloton.StatelessJob(`job-${i}`, {
+      respoolId: respool.id,
+      instanceCount: 2,
+      defaultSpec: { containers: [{ name: "web", image: pick(["nginx:1.27", "nginx:1.28"]), resources: { cpu: 0.5, memoryMb: 128 } }] },
+      updatePolicy: { batchSize: 1 },
+    }),
+  );
+}
+
+const vc = new vcluster.VCluster("vc", { namespace: "matrix", replicas: pick([1, 2]) });
+const snapshot = new vcluster.Snapshot("snap", { vclusterName: vc.name, namespace: vc.namespace, description: `round ${Math.min(round, 1)}` });
+
+const senlinCluster = new senlin.Cluster("senlin", { profile: "web-profile", minSize: 0, maxSize: 5, desiredCapacity: pick([1, 2]) });
+
+const ccPool = new cyclecloud.NodePool("cc", { clusterName: "demo", nodearray: "execute", count: pick([1, 2]) });
+
+exports.clusterName = cluster.name;
+exports.clusterVersion = cluster.kubernetesVersion;
+exports.poolCounts = nodePools.map((p) => p.count);
+exports.respoolId = respool.respoolId;
+exports.jobStates = statelessJobs.map((j) => j.state);
+exports.vcReplicas = vc.readyReplicas;
+exports.snapshotStatus = snapshot.status;
+exports.senlinCapacity = senlinCluster.desiredCapacity;
+exports.ccReadyCount = ccPool.readyCount;
