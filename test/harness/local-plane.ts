@@ -87,11 +87,21 @@ function launch(cli: string, args: string[]): Promise<{ child: ChildProcess; url
 
 /**
  * Starts `clusterform-local` from the package installed in `workspace` (so the shipped command is
- * what runs), on a free port, with its data in a fresh folder.
+ * what runs), on a free port, with its data in a fresh folder or in `dataDir`.
  */
-export async function startLocalPlane(opts: { workspace: string; timeScale?: number; flags?: string[] }): Promise<LocalPlane> {
+export async function startLocalPlane(opts: {
+  workspace: string;
+  timeScale?: number;
+  flags?: string[];
+  /**
+   * A data folder to start on, taken over as it is (the plane keeps everything there across
+   * restarts): how a test seeds a plane with saved objects. The plane writes to it.
+   * @default a fresh folder under .work
+   */
+  dataDir?: string;
+}): Promise<LocalPlane> {
   const cli = path.join(opts.workspace, "node_modules", "clusterform", "dist", "emulator", "cli.js");
-  const dataDir = mkdtempSync(path.join(workDir(), "plane-"));
+  const dataDir = opts.dataDir ?? mkdtempSync(path.join(workDir(), "plane-"));
   const scale = String(opts.timeScale ?? 0.3);
   const flags = opts.flags ?? [];
   let { child, url } = await launch(cli, ["--port", "0", "--data", dataDir, "--time-scale", scale, ...flags]);
