@@ -166,7 +166,10 @@ describe.each(versions)("the stack written by release %s", (version) => {
   });
 
   it("records the plane's address nowhere but in the provider configuration", () => {
-    expect(JSON.stringify(imported)).not.toContain(new URL(meta.recordedEndpoint).host);
+    const host = new URL(meta.recordedEndpoint).host;
+    const holders = ((recorded.deployment.resources ?? []) as StateResource[]).filter((r) => JSON.stringify(r).includes(host));
+    expect(holders.map((r) => r.type)).toEqual(["pulumi:providers:pulumi-nodejs"]);
+    expect(JSON.stringify(imported)).not.toContain(host);
   });
 
   it("keeps the passwords and the kubeconfig encrypted in the state and the config", () => {
