@@ -1,6 +1,8 @@
+import type { DatabaseSync } from "node:sqlite";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import type { AuditEntry } from "./audit";
-import { startTestPlane, type TestPlane, removeDataDirs } from "./testing";
+import { type AuditEntry, createAuditLog, DEFAULT_AUDIT_RETENTION, trimBatchSize } from "./audit";
+import { openDatabase } from "./database";
+import { makeDataDir, removeDataDirs, startTestPlane, type TestPlane } from "./testing";
 
 afterAll(removeDataDirs);
 
@@ -51,5 +53,99 @@ describe("audit log", () => {
     expect(second.next).toBe(4);
     expect(await auditSince(4)).toEqual({ entries: [], next: 4 });
     expect(await auditSince(100)).toEqual({ entries: [], next: 100 });
+  });
+});
+
+describe("audit retention", () => {
+  const entry = (n: number): Omit<AuditEntry, "seq"> => ({
+    time: new Date(n * 1000).toISOString(),
+    api: "cmassh",
+    operation: "GetCluster",
+    target: `c${n}`,
+    requestId: `req-${n}`,
+    code: "OK",
+  });
+  const rowCount = (db: DatabaseSync): number => (db.prepare("SELECT COUNT(*) AS n FROM audit").get() as { n: number }).n;
+
+  it.each([
+    [1, 1],
+    [9, 1],
+    [10, 1],
+    [25, 2],
+    [10_000, 1000],
+    [DEFAULT_AUDIT_RETENTION, 1000],
+  ])("trims a retention of %i in batches of %i", (retention, batch) => {
+    expect(trimBatchSize(retention)).toBe(batch);
+  });
+
+  it("keeps between the retention and retention + batch - 1 entries, the newest, with increasing seqs", () => {
+    const db = openDatabase(makeDataDir());
+    const log = createAuditLog(db, { retention: 20 });
+    const counts: number[] = [];
+    for (let n = 1; n <= 100; n++) {
+      expect(log.record(entry(n)).seq).toBe(n);
+      counts.push(rowCount(db));
+    }
+    expect(counts.slice(0, 20)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    // Batch 2: one entry over the retention waits, the second triggers the trim back to 20.
+    expect(new Set(counts.slice(20))).toEqual(new Set([20, 21]));
+    const kept = log.listSince(0);
+    expect(kept.map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => 81 + i));
+    expect(kept.at(-1)).toEqual({ seq: 100, ...entry(100) });
+    db.close();
+  });
+
+  it("deletes nothing until a whole batch is over the retention, then the batch at once", () => {
+    const db = openDatabase(makeDataDir());
+    const log = createAuditLog(db, { retention: 1000 });
+    for (let n = 1; n <= 1099; n++) log.record(entry(n));
+    expect(rowCount(db)).toBe(1099);
+    log.record(entry(1100));
+    expect(rowCount(db)).toBe(1000);
+    expect(log.listSince(0)[0].seq).toBe(101);
+    db.close();
+  });
+
+  it("answers `since` within the retained entries, and an older `since` from the oldest one kept", () => {
+    const db = openDatabase(makeDataDir());
+    const log = createAuditLog(db, { retention: 5 });
+    for (let n = 1; n <= 12; n++) log.record(entry(n));
+    expect(log.listSince(0).map((e) => e.seq)).toEqual([8, 9, 10, 11, 12]);
+    expect(log.listSince(3).map((e) => e.seq)).toEqual([8, 9, 10, 11, 12]);
+    expect(log.listSince(10).map((e) => e.seq)).toEqual([11, 12]);
+    expect(log.listSince(12)).toEqual([]);
+    db.close();
+  });
+
+  it("trims an existing log to a smaller retention when opened, and keeps counting from where it was", () => {
+    const dir = makeDataDir();
+    let db = openDatabase(dir);
+    const first = createAuditLog(db, { retention: 100 });
+    for (let n = 1; n <= 50; n++) first.record(entry(n));
+    db.close();
+    db = openDatabase(dir);
+    const second = createAuditLog(db, { retention: 10 });
+    expect(second.listSince(0).map((e) => e.seq)).toEqual([41, 42, 43, 44, 45, 46, 47, 48, 49, 50]);
+    expect(second.record(entry(51)).seq).toBe(51);
+    db.close();
+  });
+
+  it.each([0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])("rejects a retention of %d, naming it", (retention) => {
+    const db = openDatabase(makeDataDir());
+    expect(() => createAuditLog(db, { retention })).toThrow(`invalid auditRetention ${retention}: expected an integer >= 1`);
+    db.close();
+  });
+
+  it("trims through the plane: `/_local/audit` lists the newest entries with their original seqs", async () => {
+    t = await startTestPlane({ auditRetention: 3 });
+    for (let i = 0; i < 5; i++) await t.cmassh.getClusterList({});
+    const all = await auditSince(0);
+    expect(all.entries.map((e) => e.seq)).toEqual([3, 4, 5]);
+    expect(all.next).toBe(5);
+    expect((await auditSince(4)).entries.map((e) => e.seq)).toEqual([5]);
+  });
+
+  it("refuses to start with a bad retention", async () => {
+    await expect(startTestPlane({ auditRetention: 0 })).rejects.toThrow("invalid auditRetention 0: expected an integer >= 1");
   });
 });

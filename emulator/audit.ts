@@ -19,11 +19,30 @@ export interface AuditEntry {
   code: GrpcCodeName;
 }
 
-/** Append-only audit log of API calls, kept in SQLite. */
+/**
+ * How many entries the audit log keeps unless told otherwise: enough for any test run or a long
+ * day of polling, small enough (about 12 MB at some 120 bytes a row) that a plane left running
+ * for weeks keeps a bounded database.
+ */
+export const DEFAULT_AUDIT_RETENTION = 100_000;
+
+/** The most entries one trim deletes: a trim then costs well under a millisecond. */
+const MAX_TRIM_BATCH = 1000;
+
+/** Options of {@link createAuditLog}. */
+export interface AuditLogOptions {
+  /**
+   * Keep the newest `retention` entries (an integer >= 1); older ones are deleted in batches.
+   * @default DEFAULT_AUDIT_RETENTION
+   */
+  retention?: number;
+}
+
+/** Audit log of API calls, kept in SQLite: append-only, trimmed to its newest entries. */
 export interface AuditLog {
   /** Appends an entry and returns it with its sequence number. */
   record(entry: Omit<AuditEntry, "seq">): AuditEntry;
-  /** Entries with `seq` greater than `since`, ascending. */
+  /** Retained entries with `seq` greater than `since`, ascending. */
   listSince(since: number): AuditEntry[];
 }
 
@@ -37,16 +56,54 @@ interface AuditRow {
   code: string;
 }
 
-/** Creates the audit log on an open database. */
-export function createAuditLog(db: DatabaseSync): AuditLog {
+/** Checks a retention; throws a RangeError naming the value and what is allowed. */
+export function assertAuditRetention(retention: number): void {
+  if (!Number.isSafeInteger(retention) || retention < 1) {
+    throw new RangeError(`invalid auditRetention ${retention}: expected an integer >= 1`);
+  }
+}
+
+/**
+ * How many entries past the retention accumulate before one trim deletes them: a tenth of the
+ * retention, at least 1 and at most {@link MAX_TRIM_BATCH}, so writes never pay for a trim each.
+ */
+export function trimBatchSize(retention: number): number {
+  return Math.min(MAX_TRIM_BATCH, Math.max(1, Math.floor(retention / 10)));
+}
+
+/**
+ * Creates the audit log on an open database. It keeps the entries whose `seq` is among the newest
+ * `retention` sequence numbers: at least `retention` entries once that many were recorded, and at
+ * most `retention + trimBatchSize(retention) - 1`. Sequence numbers keep increasing across trims
+ * and restarts (AUTOINCREMENT never reuses one). An existing log longer than the retention (a
+ * restart with a smaller one) is trimmed at once.
+ */
+export function createAuditLog(db: DatabaseSync, opts: AuditLogOptions = {}): AuditLog {
+  const retention = opts.retention ?? DEFAULT_AUDIT_RETENTION;
+  assertAuditRetention(retention);
+  const batch = trimBatchSize(retention);
   const insert = db.prepare(
     "INSERT INTO audit (time, api, operation, target, request_id, code) VALUES (?, ?, ?, ?, ?, ?)",
   );
   const select = db.prepare("SELECT * FROM audit WHERE seq > ? ORDER BY seq");
+  const trim = db.prepare("DELETE FROM audit WHERE seq <= ?");
+  const bounds = db.prepare("SELECT MIN(seq) AS oldest, MAX(seq) AS newest FROM audit").get() as { oldest: number | null; newest: number | null };
+  // Rows are only ever deleted from the old end, so the oldest retained seq tracks what a trim may delete.
+  let oldest = bounds.oldest;
+  const trimUpTo = (newest: number, minimum: number): void => {
+    const cutoff = newest - retention;
+    if (oldest === null || cutoff - oldest + 1 < minimum) return;
+    trim.run(cutoff);
+    oldest = cutoff + 1;
+  };
+  if (bounds.newest !== null) trimUpTo(bounds.newest, 1);
   return {
     record(entry) {
       const result = insert.run(entry.time, entry.api, entry.operation, entry.target, entry.requestId, entry.code);
-      return { seq: Number(result.lastInsertRowid), ...entry };
+      const seq = Number(result.lastInsertRowid);
+      oldest ??= seq;
+      trimUpTo(seq, batch);
+      return { seq, ...entry };
     },
     listSince(since) {
       return (select.all(since) as unknown as AuditRow[]).map((row) => ({

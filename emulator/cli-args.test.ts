@@ -1,16 +1,17 @@
 import { describe, expect, it } from "vitest";
+import { DEFAULT_AUDIT_RETENTION } from "./audit";
 import { parseCliArgs, USAGE, UsageError } from "./cli-args";
 
 describe("parseCliArgs", () => {
   it("uses the documented defaults", () => {
     expect(parseCliArgs([])).toEqual({
       kind: "start",
-      options: { port: 9020, host: "127.0.0.1", dataDir: "./.clusterform-data", timeScale: 1, platformOptions: {} },
+      options: { port: 9020, host: "127.0.0.1", dataDir: "./.clusterform-data", timeScale: 1, auditRetention: DEFAULT_AUDIT_RETENTION, platformOptions: {} },
     });
   });
 
   it("reads every flag", () => {
-    const argv = ["--port", "0", "--host", "0.0.0.0", "--data", "/tmp/x", "--time-scale", "0.5", "--cmassh-versions", "1.31.6, 1.32.3"];
+    const argv = ["--port", "0", "--host", "0.0.0.0", "--data", "/tmp/x", "--time-scale", "0.5", "--audit-retention", "5000", "--cmassh-versions", "1.31.6, 1.32.3"];
     expect(parseCliArgs(argv)).toEqual({
       kind: "start",
       options: {
@@ -18,6 +19,7 @@ describe("parseCliArgs", () => {
         host: "0.0.0.0",
         dataDir: "/tmp/x",
         timeScale: 0.5,
+        auditRetention: 5000,
         platformOptions: { cmassh: { versions: ["1.31.6", "1.32.3"] } },
       },
     });
@@ -26,6 +28,7 @@ describe("parseCliArgs", () => {
   it("lists every platform's flags in the usage text", () => {
     expect(USAGE).toMatch(/--cmassh-versions <value> +Kubernetes versions offered for cma-ssh upgrades/);
     expect(USAGE).toMatch(/--time-scale <x> +multiply every simulated duration/);
+    expect(USAGE).toMatch(/--audit-retention <entries> +keep the newest n audit entries, deleting older ones in batches \(default 100000\)/);
   });
 
   it("recognises --help", () => {
@@ -41,6 +44,11 @@ describe("parseCliArgs", () => {
     [["--port"], "--port"],
     [["--cmassh-versions", "1.31.6,latest"], '--cmassh-versions: invalid version "latest"'],
     [["--data", ""], 'invalid value "" for --data'],
+    [["--audit-retention", "0"], 'invalid value "0" for --audit-retention: expected an integer >= 1'],
+    [["--audit-retention", "-5"], "--audit-retention"],
+    [["--audit-retention", "2.5"], 'invalid value "2.5" for --audit-retention: expected an integer >= 1'],
+    [["--audit-retention", "lots"], 'invalid value "lots" for --audit-retention'],
+    [["--audit-retention", ""], 'invalid value "" for --audit-retention'],
     [["--colour"], "--colour"],
     [["stray"], "stray"],
   ])("rejects %j", (argv, message) => {

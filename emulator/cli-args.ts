@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import type { PlatformFlag, PlatformModule } from "./platform";
+import { DEFAULT_AUDIT_RETENTION } from "./audit";
 import { PLATFORMS } from "./platforms";
 import type { LocalControlPlaneOptions } from "./server";
 
@@ -8,6 +9,7 @@ const COMMON_FLAGS: readonly [string, string][] = [
   ["--host <h>", "interface to bind (default 127.0.0.1)"],
   ["--data <dir>", "state directory (default ./.clusterform-data)"],
   ["--time-scale <x>", "multiply every simulated duration by x >= 0 (default 1)"],
+  ["--audit-retention <entries>", `keep the newest n audit entries, deleting older ones in batches (default ${DEFAULT_AUDIT_RETENTION})`],
 ];
 
 function usage(platforms: readonly PlatformModule[]): string {
@@ -35,6 +37,7 @@ type Flags = Record<string, string | boolean | undefined>;
 const NUMBER_FLAGS: Readonly<Record<string, { allowed: string; accepts: (n: number) => boolean }>> = {
   port: { allowed: "an integer from 0 to 65535", accepts: (n) => Number.isInteger(n) && n >= 0 && n <= 65535 },
   "time-scale": { allowed: "a number >= 0", accepts: (n) => Number.isFinite(n) && n >= 0 },
+  "audit-retention": { allowed: "an integer >= 1", accepts: (n) => Number.isSafeInteger(n) && n >= 1 },
 };
 
 function numberFlag(flags: Flags, name: string): number | undefined {
@@ -88,6 +91,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         host: { type: "string" },
         data: { type: "string" },
         "time-scale": { type: "string" },
+        "audit-retention": { type: "string" },
         ...Object.fromEntries(PLATFORMS.flatMap((m) => (m.flags ?? []).map((f) => [f.name, { type: "string" as const }]))),
         help: { type: "boolean" },
       },
@@ -103,6 +107,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       host: nonEmpty(flags, "host", "127.0.0.1"),
       dataDir: nonEmpty(flags, "data", "./.clusterform-data"),
       timeScale: numberFlag(flags, "time-scale") ?? 1,
+      auditRetention: numberFlag(flags, "audit-retention") ?? DEFAULT_AUDIT_RETENTION,
       platformOptions: platformOptions(flags),
     },
   };

@@ -3,7 +3,7 @@ import * as http2 from "node:http2";
 import type * as net from "node:net";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { createAdminHandler } from "./admin";
-import { createAuditLog } from "./audit";
+import { assertAuditRetention, createAuditLog, DEFAULT_AUDIT_RETENTION } from "./audit";
 import { createCallPipeline } from "./calls";
 import { type Clock, systemClock } from "./clock";
 import { openDatabase } from "./database";
@@ -27,6 +27,8 @@ export interface LocalControlPlaneOptions {
   cmasshVersions?: string[];
   /** Each platform's own options by API name, e.g. `{ cmassh: { versions: [...] } }`. @default {} */
   platformOptions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** The audit log keeps this many newest entries (an integer >= 1) and deletes older ones in batches. @default DEFAULT_AUDIT_RETENTION (100,000) */
+  auditRetention?: number;
   /** Source of time; tests may pass a fake clock. @default the system clock */
   clock?: Clock;
 }
@@ -55,6 +57,7 @@ function validateOptions(opts: LocalControlPlaneOptions): void {
   if (!Number.isFinite(timeScale) || timeScale < 0) {
     throw new RangeError(`invalid timeScale ${timeScale}: expected a finite number >= 0`);
   }
+  if (opts.auditRetention !== undefined) assertAuditRetention(opts.auditRetention);
   for (const module of PLATFORMS) module.validateOptions?.(optionsOf(opts, module));
 }
 
@@ -91,7 +94,7 @@ export async function startLocalControlPlane(opts: LocalControlPlaneOptions): Pr
   const host = opts.host ?? "127.0.0.1";
   const clock = opts.clock ?? systemClock;
   const db = openDatabase(opts.dataDir);
-  const audit = createAuditLog(db);
+  const audit = createAuditLog(db, { retention: opts.auditRetention ?? DEFAULT_AUDIT_RETENTION });
   const faults = new FaultRegistry();
   const pipeline = createCallPipeline({ audit, faults, clock });
   const urlHost = host.includes(":") ? `[${host}]` : host;
