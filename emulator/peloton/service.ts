@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import type { StatementSync } from "node:sqlite";
 import { create, type DescService, type Message } from "@bufbuild/protobuf";
 import type { ConnectRouter, HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { JobService } from "../../proto/gen/peloton/api/v1alpha/job/stateless/svc/stateless_svc_pb";
@@ -34,6 +35,18 @@ function targetOf(request: AnyRequest): string {
 
 type AnyHandler = (request: Message, ctx: CallContext) => unknown;
 
+const totalChangesQueries = new WeakMap<PelotonEnv["db"], StatementSync>();
+
+/** Rows inserted, updated or deleted on the connection so far (SQLite's `total_changes()`). */
+function totalChanges(env: PelotonEnv): number {
+  let query = totalChangesQueries.get(env.db);
+  if (!query) {
+    query = env.db.prepare("SELECT total_changes() AS n");
+    totalChangesQueries.set(env.db, query);
+  }
+  return Number((query.get() as { n: number | bigint }).n);
+}
+
 /**
  * Registers one service: every call checks the YARPC metadata, goes through faults and the audit
  * log, advances the simulation to now, runs its handler in one transaction, and settles what the
@@ -51,9 +64,11 @@ function mount<S extends DescService>(router: ConnectRouter, service: S, handler
         assertYarpcCall(meta, service.typeName, method.name, streaming || context.timeoutMs() !== undefined);
         context.responseHeader.set("rpc-service", meta.service);
         settle(env);
+        const changesBefore = totalChanges(env);
         const reply = inTransaction(env.db, () => byLocalName[method.localName](request, ctx));
-        // A mutation's effects at this instant (pods to start, pods to admit) happen now, not at the next call.
-        settle(env);
+        // A mutation's effects at this instant (pods to start, pods to admit) happen now, not at the
+        // next call. A call that wrote nothing (every read) has none: the settle just done stands.
+        if (totalChanges(env) !== changesBefore) settle(env);
         return reply;
       });
     };
