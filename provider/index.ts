@@ -1,6 +1,8 @@
 /**
- * The stable entry point every serialized `__provider` requires (`clusterform/provider`). State
- * written by any release calls these functions, so their names and arguments never change: each
+ * The stable entry point every `__provider` text requires (`clusterform/provider`). State written by
+ * any release calls these functions, so their names and arguments never change: texts written since
+ * the SDK writes its own (sdk/internal/resource.ts) call {@link dynamicProvider}; the serialized
+ * shims of earlier releases (sdk/internal/shim.ts) call the per-method functions, each of which
  * takes the resource type first and routes to that resource's handler.
  */
 import type * as pulumi from "@pulumi/pulumi";
@@ -46,3 +48,20 @@ function remove(type: string, id: string, props: Record<string, unknown>): Promi
 }
 
 export { remove as delete };
+
+/**
+ * The provider object of one resource type, as Pulumi's dynamic provider host wants it: what the
+ * `__provider` text of every resource since the SDK writes its own returns from `handler()`. Loads
+ * nothing: the type's handler loads at its first call.
+ */
+export function dynamicProvider(type: string): pulumi.dynamic.ResourceProvider {
+  return {
+    configure: (req) => configure(type, req),
+    check: (olds, news) => check(type, olds, news),
+    diff: (id, olds, news) => diff(type, id, olds, news),
+    create: (inputs) => create(type, inputs),
+    read: (id, props) => read(type, id, props),
+    update: (id, olds, news) => update(type, id, olds, news),
+    delete: (id, props) => remove(type, id, props),
+  };
+}

@@ -1,6 +1,6 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { identityInputs, withReplaceDefaults } from "../internal/identity";
-import { createProviderShim } from "../internal/shim";
+import { DynamicResource } from "../internal/resource";
 
 /** How long each kind of operation may take, e.g. `"30m"`, `"1h30m"`, `"90s"`. */
 export interface Timeouts {
@@ -44,7 +44,7 @@ export interface ClusterArgs {
  * `kubernetesVersion` is an in-place upgrade (GetUpgradeClusterInformation, UpgradeCluster, wait);
  * delete waits until the platform no longer knows the cluster.
  */
-export class Cluster extends pulumi.dynamic.Resource {
+export class Cluster extends DynamicResource {
   /** The cluster name on the platform. */
   declare readonly name: pulumi.Output<string>;
   /** PROVISIONING, RUNNING, RECONCILING, STOPPING, ERROR or DEGRADED. */
@@ -58,7 +58,7 @@ export class Cluster extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: ClusterArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      createProviderShim("clusterform/provider", "cmassh:Cluster"),
+      "cmassh:Cluster",
       name,
       {
         name: args.name,
@@ -71,8 +71,6 @@ export class Cluster extends pulumi.dynamic.Resource {
         kubeconfig: undefined,
       },
       withReplaceDefaults(opts, { additionalSecretOutputs: ["kubeconfig"] }),
-      "cmassh",
-      "Cluster",
     );
   }
 }

@@ -1,6 +1,6 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { identityInputs, withReplaceDefaults } from "../internal/identity";
-import { createProviderShim } from "../internal/shim";
+import { DynamicResource } from "../internal/resource";
 import type { Timeouts } from "./cluster";
 
 /** Arguments of {@link NodePool}. */
@@ -28,7 +28,7 @@ export interface NodePoolArgs {
  * instance type, labels, name or cluster replaces the pool. Every operation waits until the cluster
  * is RUNNING again.
  */
-export class NodePool extends pulumi.dynamic.Resource {
+export class NodePool extends DynamicResource {
   /** The pool name on the platform. */
   declare readonly name: pulumi.Output<string>;
   /** The cluster the pool belongs to. */
@@ -40,7 +40,7 @@ export class NodePool extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: NodePoolArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      createProviderShim("clusterform/provider", "cmassh:NodePool"),
+      "cmassh:NodePool",
       name,
       {
         clusterName: args.clusterName,
@@ -53,8 +53,6 @@ export class NodePool extends pulumi.dynamic.Resource {
         clusterStatus: undefined,
       },
       withReplaceDefaults(opts),
-      "cmassh",
-      "NodePool",
     );
   }
 }

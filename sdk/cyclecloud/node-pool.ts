@@ -1,6 +1,6 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { identityInputs, withReplaceDefaults } from "../internal/identity";
-import { createProviderShim } from "../internal/shim";
+import { DynamicResource } from "../internal/resource";
 
 /** How long each kind of operation may take, e.g. `"30m"`, `"1h30m"`, `"90s"`. */
 export interface Timeouts {
@@ -55,7 +55,7 @@ export interface NodePoolArgs {
  * waits until they are gone. A node failed or preempted outside Pulumi shows after `pulumi
  * refresh` as a lower `readyCount` and `count`, and the next `up` replaces it.
  */
-export class NodePool extends pulumi.dynamic.Resource {
+export class NodePool extends DynamicResource {
   /** The pool's nodes' ids, oldest first. */
   declare readonly nodeIds: pulumi.Output<string[]>;
   /** The pool's nodes' names, oldest first. */
@@ -77,7 +77,7 @@ export class NodePool extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: NodePoolArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      createProviderShim("clusterform/provider", "cyclecloud:NodePool"),
+      "cyclecloud:NodePool",
       name,
       {
         clusterName: args.clusterName,
@@ -98,8 +98,6 @@ export class NodePool extends pulumi.dynamic.Resource {
         coresPerNode: undefined,
       },
       withReplaceDefaults(opts),
-      "cyclecloud",
-      "NodePool",
     );
   }
 }

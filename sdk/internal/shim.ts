@@ -1,15 +1,21 @@
 import type * as pulumi from "@pulumi/pulumi";
 
 /**
- * Builds the provider object that Pulumi serializes into every resource's `__provider`.
+ * Builds a provider object for `pulumi.dynamic.Resource`, which Pulumi serializes into every
+ * resource's `__provider`.
+ *
+ * Clusterform's own resources no longer use it: they write a one-line `__provider` text themselves
+ * (see `providerSource` in ./resource.ts), a fortieth of the 2.6 KB this object serializes to.
+ * It stays for packages that build `pulumi.dynamic.Resource` classes this way, and its code stays as
+ * it was: stacks created with release 0.1.0 hold its serialized text, which requires
+ * `clusterform/provider` and calls its per-method functions.
  *
  * Pulumi stores the provider as source text in state and sends it with every call, and `read` and
  * `delete` run the text stored by whichever release created the resource (pulumi/pulumi#16826). So the
- * object is deliberately tiny and captures nothing but two strings: each method `require()`s the
+ * object is deliberately small and captures nothing but two strings: each method `require()`s the
  * implementation from the installed package when it runs. Serialization never walks the
- * implementation (gRPC clients and zod schemas do not serialize), the text is a few hundred bytes,
- * and a new release of the implementation does not change it, so upgrades cause no `__provider`
- * churn and no replacements.
+ * implementation (gRPC clients and zod schemas do not serialize), and a new release of the
+ * implementation does not change the text, so upgrades cause no `__provider` churn.
  *
  * `require` is never captured by Pulumi's closure serializer, so it stays a runtime lookup; the
  * module is resolved from the dynamic provider's working directory, which is the program's.

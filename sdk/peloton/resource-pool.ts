@@ -1,6 +1,6 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { identityInputs, withReplaceDefaults } from "../internal/identity";
-import { createProviderShim } from "../internal/shim";
+import { DynamicResource } from "../internal/resource";
 
 /** How long each operation may take, as durations such as `"90s"`, `"20m"`, `"1h30m"`. */
 export interface Timeouts {
@@ -58,7 +58,7 @@ export interface ResourcePoolArgs {
  * resource and the parent, so an interrupted create is adopted. Deleting a pool that still has
  * child pools or jobs fails and names them.
  */
-export class ResourcePool extends pulumi.dynamic.Resource {
+export class ResourcePool extends DynamicResource {
   /** The pool id (a UUID): give it to `StatelessJob.respoolId` or as another pool's `parent`. */
   declare readonly respoolId: pulumi.Output<string>;
   /** The pool's name. */
@@ -72,7 +72,7 @@ export class ResourcePool extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: ResourcePoolArgs = {}, opts?: pulumi.CustomResourceOptions) {
     super(
-      createProviderShim("clusterform/provider", "peloton:ResourcePool"),
+      "peloton:ResourcePool",
       name,
       {
         name: args.name,
@@ -92,8 +92,6 @@ export class ResourcePool extends pulumi.dynamic.Resource {
         usages: undefined,
       },
       withReplaceDefaults(opts),
-      "peloton",
-      "ResourcePool",
     );
   }
 }

@@ -1,6 +1,6 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { identityInputs, withReplaceDefaults } from "../internal/identity";
-import { createProviderShim } from "../internal/shim";
+import { DynamicResource } from "../internal/resource";
 import type { Timeouts } from "./resource-pool";
 
 type In<T> = pulumi.Input<T>;
@@ -115,7 +115,7 @@ export interface WorkflowOutput {
  * that rolls through the instances in batches of `updatePolicy.batchSize`, and `pulumi up` waits
  * for that workflow; a failed or rolled back rollout fails the `up` and leaves the change pending.
  */
-export class StatelessJob extends pulumi.dynamic.Resource {
+export class StatelessJob extends DynamicResource {
   /** The job id, a UUID derived from the stack, the resource and the pool. */
   declare readonly jobId: pulumi.Output<string>;
   /** The job name. */
@@ -131,7 +131,7 @@ export class StatelessJob extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: StatelessJobArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      createProviderShim("clusterform/provider", "peloton:StatelessJob"),
+      "peloton:StatelessJob",
       name,
       {
         name: args.name,
@@ -156,8 +156,6 @@ export class StatelessJob extends pulumi.dynamic.Resource {
         workflow: undefined,
       },
       withReplaceDefaults(opts),
-      "peloton",
-      "StatelessJob",
     );
   }
 }

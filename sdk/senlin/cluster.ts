@@ -1,6 +1,6 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { identityInputs, withReplaceDefaults } from "../internal/identity";
-import { createProviderShim } from "../internal/shim";
+import { DynamicResource } from "../internal/resource";
 
 /** How long each kind of operation may take, e.g. `"30m"`, `"1h30m"`, `"90s"`. */
 export interface Timeouts {
@@ -59,7 +59,7 @@ export interface ClusterArgs {
  * profile, timeout, metadata and config with one PATCH; delete detaches the policies and waits
  * until the cluster is gone. Credentials come from `OS_*`, `clouds.yaml` or stack config.
  */
-export class Cluster extends pulumi.dynamic.Resource {
+export class Cluster extends DynamicResource {
   /** The cluster name on the platform. */
   declare readonly name: pulumi.Output<string>;
   /** ACTIVE, WARNING, ERROR, ... as Senlin reports it. */
@@ -75,7 +75,7 @@ export class Cluster extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: ClusterArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      createProviderShim("clusterform/provider", "senlin:Cluster"),
+      "senlin:Cluster",
       name,
       {
         name: args.name,
@@ -96,8 +96,6 @@ export class Cluster extends pulumi.dynamic.Resource {
         profileName: undefined,
       },
       withReplaceDefaults(opts),
-      "senlin",
-      "Cluster",
     );
   }
 }

@@ -1,6 +1,6 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { identityInputs, withReplaceDefaults } from "../internal/identity";
-import { createProviderShim } from "../internal/shim";
+import { DynamicResource } from "../internal/resource";
 import type { Timeouts } from "./vcluster";
 
 /** Arguments of {@link Snapshot}. A snapshot is immutable: changing any field replaces it. */
@@ -28,7 +28,7 @@ export interface SnapshotArgs {
  * gone, so a refresh drops it and the next up takes a new one. Use its `snapshotId` as a
  * VCluster's `restoreFrom`.
  */
-export class Snapshot extends pulumi.dynamic.Resource {
+export class Snapshot extends DynamicResource {
   /** The snapshot name on the platform. */
   declare readonly name: pulumi.Output<string>;
   /** The platform's id, e.g. `snap-1700000000-3`: what `restoreFrom` takes. */
@@ -44,7 +44,7 @@ export class Snapshot extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: SnapshotArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      createProviderShim("clusterform/provider", "vcluster:Snapshot"),
+      "vcluster:Snapshot",
       name,
       {
         name: undefined,
@@ -58,8 +58,6 @@ export class Snapshot extends pulumi.dynamic.Resource {
         expireTime: undefined,
       },
       withReplaceDefaults(opts),
-      "vcluster",
-      "Snapshot",
     );
   }
 }

@@ -1,4 +1,4 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import type {
   IngressConfig,
   NetworkConfig,
@@ -9,7 +9,7 @@ import type {
   SyncConfig,
 } from "../../provider/clients/vcluster/types";
 import { identityInputs, withReplaceDefaults } from "../internal/identity";
-import { createProviderShim } from "../internal/shim";
+import { DynamicResource } from "../internal/resource";
 
 export type { IngressConfig, NetworkConfig, PluginConfig, ResourceRequirements, ServiceAccountConfig, StorageConfig, SyncConfig };
 
@@ -97,7 +97,7 @@ export interface HelmRelease {
  * phase rules allow (resume, update, scale, suspend), each waiting for the vcluster to settle, with
  * WatchVCluster (falling back to polling when the stream breaks).
  */
-export class VCluster extends pulumi.dynamic.Resource {
+export class VCluster extends DynamicResource {
   /** The name on the platform. */
   declare readonly name: pulumi.Output<string>;
   /** The host namespace. */
@@ -120,7 +120,7 @@ export class VCluster extends pulumi.dynamic.Resource {
   constructor(name: string, args: VClusterArgs, opts?: pulumi.CustomResourceOptions) {
     const { owner, ...rest } = args;
     super(
-      createProviderShim("clusterform/provider", "vcluster:VCluster"),
+      "vcluster:VCluster",
       name,
       {
         // Every output must be a registered property: `name` and `namespace` even when not given.
@@ -137,8 +137,6 @@ export class VCluster extends pulumi.dynamic.Resource {
         conditions: undefined,
       },
       withReplaceDefaults(opts, { additionalSecretOutputs: ["kubeconfig"] }),
-      "vcluster",
-      "VCluster",
     );
   }
 }

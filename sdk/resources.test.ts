@@ -1,0 +1,63 @@
+import * as pulumi from "@pulumi/pulumi";
+import { beforeAll, describe, expect, it } from "vitest";
+import { providerSource } from "./internal/resource";
+
+type Registered = pulumi.runtime.MockResourceArgs;
+const registered: Registered[] = [];
+
+// Imported after the mocks are set, so every resource registers with them.
+let sdk: typeof import("./index");
+beforeAll(async () => {
+  await pulumi.runtime.setMocks(
+    {
+      newResource: (args) => {
+        registered.push(args);
+        return { id: `${args.name}-id`, state: args.inputs };
+      },
+      call: () => ({}),
+    },
+    "proj",
+    "dev",
+    true,
+  );
+  sdk = await import("./index");
+});
+
+/** The resource's registration, once Pulumi has sent it. */
+async function registrationOf(resource: pulumi.CustomResource): Promise<Registered> {
+  const urn = await new Promise<string>((resolve) => resource.urn.apply(resolve));
+  const found = registered.find((r) => urn.endsWith(`::${r.name}`) && urn.includes(`::${r.type}::`));
+  if (!found) throw new Error(`no registration for ${urn}`);
+  return found;
+}
+
+describe("every resource class", () => {
+  const cases: [string, () => pulumi.CustomResource][] = [
+    ["cmassh:Cluster", () => new sdk.cmassh.Cluster("c", { kubernetesVersion: "1.31.6", controlPlane: { instanceType: "standard", count: 1 } })],
+    ["cmassh:NodePool", () => new sdk.cmassh.NodePool("p", { clusterName: "c", instanceType: "standard", count: 1 })],
+    ["cyclecloud:NodePool", () => new sdk.cyclecloud.NodePool("n", { clusterName: "demo", nodearray: "execute", count: 1 })],
+    ["senlin:Cluster", () => new sdk.senlin.Cluster("s", { profile: "web-profile" })],
+    ["peloton:ResourcePool", () => new sdk.peloton.ResourcePool("r", {})],
+    ["peloton:StatelessJob", () => new sdk.peloton.StatelessJob("j", { respoolId: "r", instanceCount: 1, defaultSpec: { containers: [] } })],
+    ["vcluster:VCluster", () => new sdk.vcluster.VCluster("v", { namespace: "ns" })],
+    ["vcluster:Snapshot", () => new sdk.vcluster.Snapshot("snap", { vclusterName: "v", namespace: "ns" })],
+  ];
+
+  it.each(cases)("registers %s as the dynamic type pulumi.dynamic.Resource gave, with the one-line __provider text", async (type, make) => {
+    const resource = make();
+    const registration = await registrationOf(resource);
+    expect(registration.type).toBe(`pulumi-nodejs:dynamic/${type}`);
+    expect(registration.inputs.__provider).toBe(providerSource("clusterform/provider", type));
+    expect(registration.custom).toBe(true);
+  });
+
+  it("refuses a __provider among the props, naming the resource", async () => {
+    const { DynamicResource } = await import("./internal/resource");
+    class Bad extends DynamicResource {
+      constructor() {
+        super("test:Bad", "bad", { __provider: "exports.handler = () => ({})" });
+      }
+    }
+    expect(() => new Bad()).toThrow('test:Bad "bad": a dynamic resource must not define the __provider input');
+  });
+});
