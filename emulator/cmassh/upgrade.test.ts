@@ -16,11 +16,11 @@ async function adminCluster(name: string): Promise<{ status: string; k8sVersion:
 }
 
 describe("upgrades", () => {
-  it("offers only catalogue versions newer than the cluster's, ascending", async () => {
+  it("offers the cluster's own version and the newer ones of the catalogue, ascending", async () => {
     t = await startTestPlane();
     await t.cmassh.createCluster({ name: "c1", k8sVersion: "1.30.10" });
     const reply = await t.cmassh.getUpgradeClusterInformation({ name: "c1" });
-    expect(reply).toMatchObject({ ok: true, versions: ["1.31.6", "1.32.3", "1.33.1"] });
+    expect(reply).toMatchObject({ ok: true, versions: ["1.30.10", "1.31.6", "1.32.3", "1.33.1"] });
   });
 
   it("uses the configured catalogue", async () => {
@@ -38,10 +38,21 @@ describe("upgrades", () => {
     expect((await t.cmassh.getCluster({ name: "c1" })).cluster!.kubeconfig).not.toBe("");
     t.clock.advance(2000);
     expect(await adminCluster("c1")).toMatchObject({ status: "RUNNING", k8sVersion: "1.32.3" });
-    expect((await t.cmassh.getUpgradeClusterInformation({ name: "c1" })).versions).toEqual(["1.33.1"]);
+    expect((await t.cmassh.getUpgradeClusterInformation({ name: "c1" })).versions).toEqual(["1.32.3", "1.33.1"]);
   });
 
-  it.each([["1.29.14"], ["1.30.10"], ["1.31.7"], ["latest"]])(
+  it("accepts an upgrade sent again after it landed: the cluster keeps running the version", async () => {
+    t = await startTestPlane();
+    await t.cmassh.createCluster({ name: "c1", k8sVersion: "1.30.10" });
+    t.clock.advance(3000);
+    await t.cmassh.upgradeCluster({ name: "c1", version: "1.31.6" });
+    t.clock.advance(2000);
+    expect(await t.cmassh.upgradeCluster({ name: "c1", version: "1.31.6" })).toMatchObject({ ok: true });
+    t.clock.advance(2000);
+    expect(await adminCluster("c1")).toMatchObject({ status: "RUNNING", k8sVersion: "1.31.6" });
+  });
+
+  it.each([["1.29.14"], ["1.31.7"], ["latest"]])(
     "rejects %s with FAILED_PRECONDITION listing the offered versions",
     async (version) => {
       t = await startTestPlane();
@@ -49,7 +60,7 @@ describe("upgrades", () => {
       t.clock.advance(3000);
       const error = await t.cmassh.upgradeCluster({ name: "c1", version }).catch((e: unknown) => ConnectError.from(e));
       expect((error as ConnectError).code).toBe(Code.FailedPrecondition);
-      expect((error as ConnectError).rawMessage).toContain("offered: 1.31.6, 1.32.3, 1.33.1");
+      expect((error as ConnectError).rawMessage).toContain("offered: 1.30.10, 1.31.6, 1.32.3, 1.33.1");
       expect((await t.cmassh.getCluster({ name: "c1" })).cluster!.status).toBe(ClusterStatus.RUNNING);
     },
   );

@@ -14,8 +14,8 @@ describe("parseVersion", () => {
 });
 
 describe("offeredUpgrades", () => {
-  it("offers only catalogue versions newer than the current one, ascending", () => {
-    expect(offeredUpgrades(["1.33.1", "1.29.14", "1.31.6", "1.30.10"], "1.30.10")).toEqual(["1.31.6", "1.33.1"]);
+  it("offers the current version and the newer ones of the catalogue, ascending", () => {
+    expect(offeredUpgrades(["1.33.1", "1.29.14", "1.31.6", "1.30.10"], "1.30.10")).toEqual(["1.30.10", "1.31.6", "1.33.1"]);
   });
 
   it("compares numerically, not as text", () => {
@@ -23,7 +23,7 @@ describe("offeredUpgrades", () => {
     expect(offeredUpgrades(["1.9.9", "1.10.0"], "1.9.0")).toEqual(["1.9.9", "1.10.0"]);
   });
 
-  it("offers nothing at the newest version", () => {
-    expect(offeredUpgrades(DEFAULT_CMASSH_VERSIONS, "1.33.1")).toEqual([]);
+  it("offers only the current version at the newest one", () => {
+    expect(offeredUpgrades(DEFAULT_CMASSH_VERSIONS, "1.33.1")).toEqual(["1.33.1"]);
   });
 });

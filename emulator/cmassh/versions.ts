@@ -19,7 +19,12 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
-/** Catalogue versions newer than `current`, ascending. */
+/**
+ * Catalogue versions a cluster at `current` may be upgraded to, ascending: its own version (in the
+ * catalogue) and every newer one. Its own stays offered because upgrading to it changes nothing,
+ * and upstream's UpgradeCluster accepts any version: a client that lost the answer to an upgrade
+ * (an interrupted `pulumi up`) must be able to send it again once it has landed.
+ */
 export function offeredUpgrades(catalogue: readonly string[], current: string): string[] {
-  return catalogue.filter((v) => compareVersions(v, current) > 0).sort(compareVersions);
+  return catalogue.filter((v) => compareVersions(v, current) >= 0).sort(compareVersions);
 }

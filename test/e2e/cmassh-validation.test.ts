@@ -123,7 +123,7 @@ describe("cma-ssh: bad input is rejected at preview, naming the field, before an
     await t.configure({ ...goodCluster, ...goodPools });
     await t.stack.up();
     await t.configure({ version: "1.40.0" });
-    await expect(t.stack.up()).rejects.toThrow(/1\.40\.0 is not offered by the platform; offered: 1\.31\.6, 1\.32\.3, 1\.33\.1/);
+    await expect(t.stack.up()).rejects.toThrow(/1\.40\.0 is not offered by the platform; offered: 1\.30\.10, 1\.31\.6, 1\.32\.3, 1\.33\.1/);
     const state = await t.stack.exportState();
     const cluster = (state.deployment.resources ?? []).find((r: { type: string }) => r.type.endsWith("cmassh:Cluster"));
     expect(cluster?.inputs?.kubernetesVersion).toBe("1.30.10");
