@@ -13,7 +13,13 @@ echo "[test] lint"
 npx biome lint --error-on-warnings .
 echo "[test] unit and end-to-end tests"
 status=0
+rm -f .work/vitest-results.json
 npx vitest run --reporter=default --reporter=json --outputFile.json=.work/vitest-results.json "$@" || status=$?
+# The reliability matrix in test/README.md, from the matrix suites this run covered (none: left as it
+# was). Its own failure fails the command too, without replacing vitest's exit status.
+if [ -f .work/vitest-results.json ]; then
+  node scripts/matrix-table.mjs .work/vitest-results.json || { [ "$status" -ne 0 ] || status=1; }
+fi
 node -e '
   const r = require("./.work/vitest-results.json");
   console.log(`tests: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`);
