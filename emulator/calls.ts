@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { ConnectError } from "@connectrpc/connect";
+import { Code, ConnectError } from "@connectrpc/connect";
 import type { AuditLog } from "./audit";
 import type { Clock } from "./clock";
-import { type CallIdentity, type FaultRegistry, faultCode } from "./faults";
+import { resetCurrentConnection } from "./connection-reset";
+import { type CallIdentity, type Fault, type FaultRegistry, faultCode } from "./faults";
 import { type GrpcCodeName, grpcCodeName } from "./grpc-codes";
 
 /** One received API call, as the audit log and the fault matcher see it. */
@@ -29,7 +30,21 @@ export interface CallPipelineDeps {
   clock: Clock;
 }
 
-/** Creates the pipeline: delay faults, then error faults (before any state change), then the handler. */
+/**
+ * Drops the connection of the current request for a "reset" fault. The call is audited as
+ * UNAVAILABLE, the code gRPC clients report a lost connection with; the thrown error only ends the
+ * handling, since there is nobody left to answer.
+ */
+function dropConnection(fault: Fault): never {
+  const dropped = resetCurrentConnection();
+  const what = fault.stage === "response" ? "after handling the call" : "before handling the call";
+  throw new ConnectError(`simulated connection reset ${what}${dropped ? "" : " (no connection to drop)"}`, Code.Unavailable);
+}
+
+/**
+ * Creates the pipeline: delay faults, then error faults and request-stage resets (before any state
+ * change), then the handler, then response-stage resets (the change is made, the answer lost).
+ */
 export function createCallPipeline({ audit, faults, clock }: CallPipelineDeps): CallPipeline {
   return async (info, handler) => {
     const time = new Date(clock.now()).toISOString();
@@ -39,7 +54,11 @@ export function createCallPipeline({ audit, faults, clock }: CallPipelineDeps): 
       if (delay) await sleep(delay.delayMs ?? 0);
       const error = faults.take(info, "error");
       if (error) throw new ConnectError(error.message ?? `simulated ${error.code} fault`, faultCode(error));
-      return await handler({ takeOperationFailure: () => faults.take(info, "fail-operation")?.message });
+      const reset = faults.take(info, "reset");
+      if (reset && reset.stage !== "response") dropConnection(reset);
+      const result = await handler({ takeOperationFailure: () => faults.take(info, "fail-operation")?.message });
+      if (reset) dropConnection(reset);
+      return result;
     } catch (cause) {
       const error = ConnectError.from(cause);
       code = grpcCodeName(error.code);

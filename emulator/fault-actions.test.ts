@@ -122,6 +122,45 @@ describe("fault injection", () => {
     expect(((await t.http("GET", "/_local/faults")).body as { faults: unknown[] }).faults).toHaveLength(1);
   });
 
+  it('"reset" drops a gRPC call\'s HTTP/2 connection before handling it: its streams are cut, nothing changes', async () => {
+    t = await startTestPlane();
+    await addFault({ api: "cmassh", operation: "CreateCluster", action: "reset" });
+    const error = await t.cmassh.createCluster({ name: "c1" }).then(
+      () => undefined,
+      (e: unknown) => ConnectError.from(e),
+    );
+    // What a client sees when the server's side of the connection goes away, as in a restart.
+    expect([error?.code, error?.rawMessage]).toEqual([Code.Canceled, "http/2 stream closed with error code CANCEL (0x8)"]);
+    expect((await t.cmassh.getClusterList({})).clusters).toEqual([]);
+    expect((await t.http("GET", "/_local/audit")).body).toMatchObject({ entries: [{ operation: "CreateCluster", code: "UNAVAILABLE" }, {}] });
+    // The same client reconnects for the next call.
+    expect((await t.cmassh.createCluster({ name: "c1" })).ok).toBe(true);
+  });
+
+  it('"reset" at stage "response" makes the change and loses the answer', async () => {
+    t = await startTestPlane();
+    await addFault({ operation: "CreateCluster", action: "reset", stage: "response" });
+    const error = await t.cmassh.createCluster({ name: "c1" }).then(
+      () => undefined,
+      (e: unknown) => ConnectError.from(e),
+    );
+    // What a client sees when the server's side of the connection goes away, as in a restart.
+    expect([error?.code, error?.rawMessage]).toEqual([Code.Canceled, "http/2 stream closed with error code CANCEL (0x8)"]);
+    expect((await t.cmassh.getClusterList({})).clusters.map((c) => c.name)).toEqual(["c1"]);
+  });
+
+  it('"reset" drops a REST call\'s HTTP/1.1 socket without a status line', async () => {
+    t = await startTestPlane();
+    await addFault({ operation: "GetClusterList", action: "reset" });
+    const failure = await t.http("GET", "/api/v1/cluster/list").then(
+      (r) => `answered ${r.status}`,
+      (e: Error) => (e.cause as NodeJS.ErrnoException | undefined)?.code ?? e.message,
+    );
+    expect(failure).toMatch(/^(ECONNRESET|UND_ERR_SOCKET)$/);
+    expect(await lastAudit()).toMatchObject({ operation: "GetClusterList", code: "UNAVAILABLE" });
+    expect((await t.http("GET", "/api/v1/cluster/list")).status).toBe(200);
+  });
+
   it("lists and clears faults", async () => {
     t = await startTestPlane();
     const id = await addFault({ operation: "GetCluster", action: "delay", delayMs: 10, count: 3 });

@@ -11,7 +11,7 @@ describe("parseFault", () => {
   it("accepts an action a platform declares and names every allowed action otherwise", () => {
     expect(parseFault({ action: "fail-node" }, KNOWN, ["fail-node"])).toEqual({ action: "fail-node", count: 1 });
     expect(() => parseFault({ action: "fail-node" }, KNOWN)).toThrow(
-      'invalid fault: field "action": got "fail-node", allowed: error, delay, fail-operation',
+      'invalid fault: field "action": got "fail-node", allowed: error, delay, fail-operation, reset',
     );
   });
 
@@ -24,7 +24,14 @@ describe("parseFault", () => {
     });
   });
 
+  it('defaults the stage of "reset" to "request" and accepts "response"', () => {
+    expect(parseFault({ action: "reset" }, KNOWN)).toEqual({ action: "reset", count: 1, stage: "request" });
+    expect(parseFault({ action: "reset", stage: "response" }, KNOWN).stage).toBe("response");
+  });
+
   it.each([
+    [{ action: "reset", stage: "later" }, /field "stage"/],
+    [{ action: "error", stage: "response" }, /field "stage": only a "reset" has a stage, got action "error"/],
     [{}, /field "action"/],
     [{ action: "explode" }, /field "action"/],
     [{ action: "error", code: "NOPE" }, /field "code"/],

@@ -3,7 +3,13 @@ import { z } from "zod";
 import { ERROR_CODE_NAMES, parseErrorCode } from "./grpc-codes";
 
 /** The fault actions every platform understands. */
-export const BUILT_IN_ACTIONS = ["error", "delay", "fail-operation"] as const;
+export const BUILT_IN_ACTIONS = ["error", "delay", "fail-operation", "reset"] as const;
+
+/**
+ * When a "reset" drops the connection: on receiving the request (nothing is done), or once the
+ * call has been handled (the change is made, its answer lost).
+ */
+export const RESET_STAGES = ["request", "response"] as const;
 
 /**
  * What a fault does to the calls it matches: one of {@link BUILT_IN_ACTIONS}, or an action a
@@ -31,6 +37,8 @@ export interface Fault {
   code?: string;
   message?: string;
   delayMs?: number;
+  /** When a "reset" drops the connection. */
+  stage?: (typeof RESET_STAGES)[number];
 }
 
 /** The API and operation names a fault may name, per API. */
@@ -45,6 +53,7 @@ const faultBody = z.strictObject({
   code: z.enum(ERROR_CODE_NAMES as [string, ...string[]]).optional(),
   message: z.string().optional(),
   delayMs: z.number().int().nonnegative().optional(),
+  stage: z.enum(RESET_STAGES).optional(),
 });
 
 /** Thrown for a fault body that cannot be registered; the message names the field. */
@@ -79,6 +88,10 @@ export function parseFault(body: unknown, known: KnownOperations, extraActions: 
   if (fault.action === "delay" && fault.delayMs === undefined) {
     throw new FaultValidationError('invalid fault: field "delayMs": required when action is "delay"');
   }
+  if (fault.stage !== undefined && fault.action !== "reset") {
+    throw new FaultValidationError(`invalid fault: field "stage": only a "reset" has a stage, got action "${fault.action}"`);
+  }
+  if (fault.action === "reset") return { ...fault, stage: fault.stage ?? "request" };
   if (fault.action === "error") return { ...fault, code: fault.code ?? "UNAVAILABLE" };
   if (fault.action === "fail-operation") return { ...fault, message: fault.message ?? "simulated failure" };
   return fault;

@@ -5,6 +5,7 @@ import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { createAdminHandler } from "./admin";
 import { assertAuditRetention, createAuditLog, DEFAULT_AUDIT_RETENTION } from "./audit";
 import { createCallPipeline } from "./calls";
+import { withResettableConnection } from "./connection-reset";
 import { type Clock, systemClock } from "./clock";
 import { openDatabase } from "./database";
 import { FaultRegistry } from "./faults";
@@ -120,7 +121,8 @@ export async function startLocalControlPlane(opts: LocalControlPlaneOptions): Pr
     // Connect's response type omits `write`, which the JSON handlers never use.
     fallback: (req, res) => httpHandler(req, res as unknown as HttpResponse),
   });
-  const listener = createMultiplexedListener({ http1: http.createServer(handler), http2: http2.createServer(handler) });
+  const resettable = (req: HttpRequest, res: http.ServerResponse | http2.Http2ServerResponse) => withResettableConnection(req, () => handler(req as never, res as never));
+  const listener = createMultiplexedListener({ http1: http.createServer(resettable), http2: http2.createServer(resettable) });
   let port: number;
   try {
     port = await listen(listener.server, opts.port ?? 9020, host);

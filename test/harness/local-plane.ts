@@ -21,10 +21,12 @@ export interface Fault {
   operation?: string;
   target?: string;
   count?: number;
-  action: "error" | "delay" | "fail-operation";
+  action: "error" | "delay" | "fail-operation" | "reset" | "fail-node" | "preempt-node" | "fail-instance" | "break-watch";
   code?: string;
   message?: string;
   delayMs?: number;
+  /** When a "reset" drops the connection: before (`request`) or after (`response`) the call is handled. @default "request" */
+  stage?: "request" | "response";
 }
 
 /** The local control plane as a separate process, started the way users start it in CI. */
