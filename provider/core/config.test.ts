@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_ENDPOINT, resolveEndpoint } from "./config";
+import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_ENDPOINT, resolveCallTimeoutMs, resolveEndpoint, resolveUnreachableTimeoutMs } from "./config";
 
 function config(values: Record<string, string>) {
   return { get: (key: string) => values[key] };
@@ -51,6 +51,40 @@ describe("resolveEndpoint", () => {
   ])("rejects %s naming where it came from", (_, values, env, label, value) => {
     expect(() => resolveEndpoint("vcluster", config(values), env)).toThrow(
       `resolving the vcluster endpoint: INVALID_CONFIG: ${label} is ${JSON.stringify(value)}: it must be an http:// or https:// URL with a host and an optional port, such as ${DEFAULT_ENDPOINT}`,
+    );
+  });
+});
+
+describe("resolveCallTimeoutMs", () => {
+  it.each<[string, Record<string, string>, Record<string, string>, number]>([
+    ["the stack config first", { "clusterform:callTimeout": "2s" }, { CLUSTERFORM_CALL_TIMEOUT: "5s" }, 2_000],
+    ["then the environment variable", {}, { CLUSTERFORM_CALL_TIMEOUT: "1m30s" }, 90_000],
+    ["an empty stack config value counts as unset", { "clusterform:callTimeout": " " }, { CLUSTERFORM_CALL_TIMEOUT: "500ms" }, 500],
+    ["else 30 seconds", {}, {}, DEFAULT_CALL_TIMEOUT_MS],
+  ])("reads %s", (_, values, env, expected) => {
+    expect(resolveCallTimeoutMs(config(values), env)).toBe(expected);
+  });
+
+  it.each<[string, Record<string, string>, Record<string, string>, string, string]>([
+    ["a number without unit", { "clusterform:callTimeout": "30" }, {}, "stack config clusterform:callTimeout", "30"],
+    ["zero", {}, { CLUSTERFORM_CALL_TIMEOUT: "0s" }, "environment variable CLUSTERFORM_CALL_TIMEOUT", "0s"],
+    ["a word", { "clusterform:callTimeout": "soon" }, {}, "stack config clusterform:callTimeout", "soon"],
+  ])("rejects %s naming the key, the value and what is allowed", (_, values, env, label, value) => {
+    expect(() => resolveCallTimeoutMs(config(values), env)).toThrow(
+      `reading the per-call timeout: INVALID_CONFIG: ${label} is ${JSON.stringify(value)}: it must be a duration above zero such as "30s", "1m" or "2m30s"`,
+    );
+  });
+});
+
+describe("resolveUnreachableTimeoutMs", () => {
+  it("reads the stack config, then the environment, and still accepts zero (never retry an unreachable platform)", () => {
+    expect(resolveUnreachableTimeoutMs(config({ "clusterform:unreachableTimeout": "3s" }), { CLUSTERFORM_UNREACHABLE_TIMEOUT: "9s" })).toBe(3_000);
+    expect(resolveUnreachableTimeoutMs(config({}), { CLUSTERFORM_UNREACHABLE_TIMEOUT: "0s" })).toBe(0);
+  });
+
+  it("rejects a value that is not a duration, naming the key", () => {
+    expect(() => resolveUnreachableTimeoutMs(config({ "clusterform:unreachableTimeout": "-1s" }), {})).toThrow(
+      'reading the unreachable-platform timeout: INVALID_CONFIG: stack config clusterform:unreachableTimeout is "-1s": it must be a duration such as "30s", "1m" or "2m30s"',
     );
   });
 });

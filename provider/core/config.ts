@@ -73,6 +73,42 @@ function checkUrl(platform: Platform, value: string, label: string): string {
   return value.replace(/\/+$/, "");
 }
 
+/** A duration setting: its stack config key, its environment variable, its default, what it bounds. */
+interface DurationSetting {
+  key: string;
+  envName: string;
+  defaultMs: number;
+  /** What the setting is, for the error's operation, e.g. `the unreachable-platform timeout`. */
+  what: string;
+  /** True when zero is not a usable value. */
+  positive: boolean;
+}
+
+/** Reads a duration setting from the stack config, then the environment; the default when neither is set. */
+function resolveDurationMs(setting: DurationSetting, config: ConfigReader, env: Env): number {
+  const candidates = [
+    { label: `stack config ${setting.key}`, value: config.get(setting.key) },
+    { label: `environment variable ${setting.envName}`, value: env[setting.envName] },
+  ];
+  const found = candidates.find((c) => c.value?.trim());
+  if (!found) return setting.defaultMs;
+  let ms: number | undefined;
+  try {
+    ms = parseDuration(found.value!);
+  } catch {
+    ms = undefined;
+  }
+  if (ms === undefined || (setting.positive && ms <= 0)) {
+    throw new ClusterformError({
+      code: "InvalidArgument",
+      platformCode: "INVALID_CONFIG",
+      operation: `reading ${setting.what}`,
+      platformMessage: `${found.label} is ${JSON.stringify(found.value)}: it must be a duration${setting.positive ? " above zero" : ""} such as "30s", "1m" or "2m30s"`,
+    });
+  }
+  return ms;
+}
+
 /**
  * How long an unreachable platform (connection refused, unknown host, TLS failure) is retried
  * before an operation fails: stack config `clusterform:unreachableTimeout`, then the environment
@@ -80,20 +116,38 @@ function checkUrl(platform: Platform, value: string, label: string): string {
  * @throws ClusterformError InvalidArgument naming the key, the value and the accepted form.
  */
 export function resolveUnreachableTimeoutMs(config: ConfigReader, env: Env = process.env): number {
-  const candidates = [
-    { label: "stack config clusterform:unreachableTimeout", value: config.get("clusterform:unreachableTimeout") },
-    { label: "environment variable CLUSTERFORM_UNREACHABLE_TIMEOUT", value: env.CLUSTERFORM_UNREACHABLE_TIMEOUT },
-  ];
-  const found = candidates.find((c) => c.value?.trim());
-  if (!found) return DEFAULT_UNREACHABLE_MS;
-  try {
-    return parseDuration(found.value!);
-  } catch {
-    throw new ClusterformError({
-      code: "InvalidArgument",
-      platformCode: "INVALID_CONFIG",
-      operation: "reading the unreachable-platform timeout",
-      platformMessage: `${found.label} is ${JSON.stringify(found.value)}: it must be a duration such as "30s", "1m" or "2m30s"`,
-    });
-  }
+  const setting = {
+    key: "clusterform:unreachableTimeout",
+    envName: "CLUSTERFORM_UNREACHABLE_TIMEOUT",
+    defaultMs: DEFAULT_UNREACHABLE_MS,
+    what: "the unreachable-platform timeout",
+    positive: false,
+  };
+  return resolveDurationMs(setting, config, env);
+}
+
+/** How long one call to a platform may take by default. */
+export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
+
+/**
+ * How long one call (one attempt) to a platform may take before it is abandoned and, when the call
+ * is safe to repeat, retried like an unavailable platform: stack config `clusterform:callTimeout`,
+ * then the environment variable `CLUSTERFORM_CALL_TIMEOUT`, as a duration such as `10s`; else
+ * {@link DEFAULT_CALL_TIMEOUT_MS}. Each attempt is also cut to what the operation's deadline has left.
+ * @throws ClusterformError InvalidArgument naming the key, the value and the accepted form.
+ */
+export function resolveCallTimeoutMs(config: ConfigReader, env: Env = process.env): number {
+  const setting = { key: "clusterform:callTimeout", envName: "CLUSTERFORM_CALL_TIMEOUT", defaultMs: DEFAULT_CALL_TIMEOUT_MS, what: "the per-call timeout", positive: true };
+  return resolveDurationMs(setting, config, env);
+}
+
+/** The call settings every platform client takes from the configuration. */
+export interface CallSettings {
+  unreachableTimeoutMs: number;
+  callTimeoutMs: number;
+}
+
+/** Reads {@link resolveUnreachableTimeoutMs} and {@link resolveCallTimeoutMs} at once. */
+export function resolveCallSettings(config: ConfigReader, env: Env = process.env): CallSettings {
+  return { unreachableTimeoutMs: resolveUnreachableTimeoutMs(config, env), callTimeoutMs: resolveCallTimeoutMs(config, env) };
 }

@@ -1,6 +1,6 @@
 import { type CmasshClient, createCmasshClient } from "../../clients/cmassh/client";
 import type { ClusterDetail, KubernetesLabel } from "../../clients/cmassh/types";
-import { type ConfigReader, resolveEndpoint, resolveUnreachableTimeoutMs } from "../../core/config";
+import { type ConfigReader, resolveCallSettings, resolveEndpoint } from "../../core/config";
 import type { Deadline } from "../../core/deadline";
 import { ClusterformError } from "../../core/errors";
 import { OWNER_LABEL_KEY } from "../../core/naming";
@@ -14,11 +14,11 @@ const clients = new Map<string, CmasshClient>();
  */
 export function cmasshClient(config: ConfigReader): CmasshClient {
   const { url } = resolveEndpoint("cmassh", config);
-  const unreachableTimeoutMs = resolveUnreachableTimeoutMs(config);
-  const key = `${url} ${unreachableTimeoutMs}`;
+  const settings = resolveCallSettings(config);
+  const key = JSON.stringify([url, settings]);
   let client = clients.get(key);
   if (!client) {
-    client = createCmasshClient({ endpoint: url, unreachableTimeoutMs });
+    client = createCmasshClient({ endpoint: url, ...settings });
     clients.set(key, client);
   }
   return client;

@@ -1,5 +1,5 @@
 import { type CycleCloudClient, createCycleCloudClient } from "../../clients/cyclecloud/client";
-import { type ConfigReader, type Env, resolveEndpoint, resolveUnreachableTimeoutMs } from "../../core/config";
+import { type ConfigReader, type Env, resolveCallSettings, resolveEndpoint } from "../../core/config";
 import { ClusterformError } from "../../core/errors";
 
 /** Where each credential is read from, in order. */
@@ -44,12 +44,12 @@ const clients = new Map<string, CycleCloudClient>();
  */
 export function cycleCloudClient(config: ConfigReader): CycleCloudClient {
   const { url } = resolveEndpoint("cyclecloud", config);
-  const unreachableTimeoutMs = resolveUnreachableTimeoutMs(config);
+  const settings = resolveCallSettings(config);
   const { username, password } = resolveCredentials(config);
-  const key = JSON.stringify([url, unreachableTimeoutMs, username, password]);
+  const key = JSON.stringify([url, settings, username, password]);
   let client = clients.get(key);
   if (!client) {
-    client = createCycleCloudClient({ endpoint: url, username, password, unreachableTimeoutMs });
+    client = createCycleCloudClient({ endpoint: url, username, password, ...settings });
     clients.set(key, client);
   }
   return client;

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { createPelotonClient, type PelotonClient } from "../../clients/peloton/client";
-import { type ConfigReader, resolveEndpoint, resolveUnreachableTimeoutMs } from "../../core/config";
+import { type ConfigReader, resolveCallSettings, resolveEndpoint } from "../../core/config";
 import { ClusterformError } from "../../core/errors";
 import { isUnknown, UNKNOWN } from "../../core/validation";
 
@@ -13,11 +13,11 @@ const clients = new Map<string, PelotonClient>();
  */
 export function pelotonClient(config: ConfigReader): PelotonClient {
   const { url } = resolveEndpoint("peloton", config);
-  const unreachableTimeoutMs = resolveUnreachableTimeoutMs(config);
-  const key = `${url} ${unreachableTimeoutMs}`;
+  const settings = resolveCallSettings(config);
+  const key = JSON.stringify([url, settings]);
   let client = clients.get(key);
   if (!client) {
-    client = createPelotonClient({ endpoint: url, unreachableTimeoutMs });
+    client = createPelotonClient({ endpoint: url, ...settings });
     clients.set(key, client);
   }
   return client;

@@ -1,5 +1,5 @@
 import { createSenlinClient, type SenlinClient } from "../../clients/senlin/client";
-import { type ConfigReader, resolveUnreachableTimeoutMs } from "../../core/config";
+import { type ConfigReader, resolveCallSettings } from "../../core/config";
 import { resolveOpenStackSettings } from "../openstack/credentials";
 
 const clients = new Map<string, SenlinClient>();
@@ -11,8 +11,8 @@ const clients = new Map<string, SenlinClient>();
  */
 export function senlinClient(config: ConfigReader): SenlinClient {
   const settings = resolveOpenStackSettings("senlin", config);
-  const unreachableTimeoutMs = resolveUnreachableTimeoutMs(config);
-  const key = JSON.stringify([settings.credentials, settings.region, settings.interface, settings.endpoint, unreachableTimeoutMs]);
+  const call = resolveCallSettings(config);
+  const key = JSON.stringify([settings.credentials, settings.region, settings.interface, settings.endpoint, call]);
   let client = clients.get(key);
   if (!client) {
     client = createSenlinClient({
@@ -20,7 +20,7 @@ export function senlinClient(config: ConfigReader): SenlinClient {
       endpoint: settings.endpoint,
       region: settings.region,
       interface: settings.interface,
-      unreachableTimeoutMs,
+      ...call,
     });
     clients.set(key, client);
   }

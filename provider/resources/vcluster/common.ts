@@ -1,7 +1,7 @@
 import { createVclusterClient, type VclusterClient } from "../../clients/vcluster/client";
 import type { VClusterRef } from "../../clients/vcluster/requests";
 import type { VClusterState } from "../../clients/vcluster/types";
-import { type ConfigReader, resolveEndpoint, resolveUnreachableTimeoutMs } from "../../core/config";
+import { type ConfigReader, resolveCallSettings, resolveEndpoint } from "../../core/config";
 import type { Deadline } from "../../core/deadline";
 import { ClusterformError } from "../../core/errors";
 import { OWNER_LABEL_KEY } from "../../core/naming";
@@ -14,11 +14,11 @@ const clients = new Map<string, VclusterClient>();
  */
 export function vclusterClient(config: ConfigReader): VclusterClient {
   const { url } = resolveEndpoint("vcluster", config);
-  const unreachableTimeoutMs = resolveUnreachableTimeoutMs(config);
-  const key = `${url} ${unreachableTimeoutMs}`;
+  const settings = resolveCallSettings(config);
+  const key = JSON.stringify([url, settings]);
   let client = clients.get(key);
   if (!client) {
-    client = createVclusterClient({ endpoint: url, unreachableTimeoutMs });
+    client = createVclusterClient({ endpoint: url, ...settings });
     clients.set(key, client);
   }
   return client;
