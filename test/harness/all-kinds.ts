@@ -151,6 +151,8 @@ interface StateResource {
   id?: string;
   outputs?: Record<string, unknown>;
   delete?: boolean;
+  /** Deleted by a delete-before-replace whose replacement is not created yet: it no longer exists. */
+  pendingReplacement?: boolean;
 }
 
 /** The kind of a state resource's type token (`pulumi-nodejs:dynamic/cmassh:NodePool` -> `cmassh:NodePool`). */
@@ -162,13 +164,14 @@ export function kindOf(type: string): Kind | undefined {
 /**
  * What the stack's state says exists, keyed as {@link planeInventory} keys the plane's objects.
  * Resources pending deletion (`delete: true`, left by an interrupted replacement) count: the
- * engine will delete them, so they must still exist.
+ * engine will delete them, so they must still exist. Resources a delete-before-replace already
+ * deleted (`pendingReplacement`, kept until their replacement is created) do not.
  */
 export function stateInventory(resources: readonly StateResource[]): Inventory {
   const inv = emptyInventory();
   for (const r of resources) {
     const kind = kindOf(r.type);
-    if (!kind || !r.id) continue;
+    if (!kind || !r.id || r.pendingReplacement) continue;
     const o = r.outputs ?? {};
     switch (kind) {
       case "cmassh:NodePool":
@@ -214,6 +217,42 @@ export async function compareWithState(plane: LocalPlane, stack: EngineStack): P
       duplicates: recorded[k].filter((x, i, all) => all.indexOf(x) !== i),
       plane: live[k],
       state: recorded[k],
+    };
+  }
+  return out;
+}
+
+/** How several stacks sharing one plane agree with it, for one kind. */
+export interface SharedComparison {
+  /** Objects on the plane no stack's state names. */
+  orphans: string[];
+  /** Per stack: objects its state names that the plane does not hold. */
+  missing: string[][];
+  /** Per stack: keys its state names more than once. */
+  duplicates: string[][];
+  /** Keys the states of two or more stacks name: each object must belong to one stack. */
+  shared: string[];
+  /** Per stack: what its state names. */
+  states: string[][];
+  plane: string[];
+}
+
+/** Compares the plane's inventory with the exported states of every stack on it, kind by kind. */
+export async function compareStacksWithPlane(plane: LocalPlane, stacks: readonly EngineStack[]): Promise<Record<Kind, SharedComparison>> {
+  const [live, ...deployments] = await Promise.all([planeInventory(plane), ...stacks.map((s) => s.exportState())]);
+  const states = deployments.map((d) => stateInventory((d.deployment.resources ?? []) as StateResource[]));
+  const out = {} as Record<Kind, SharedComparison>;
+  for (const k of KINDS) {
+    const owners = new Map<string, number>();
+    for (const s of states) for (const key of new Set(s[k])) owners.set(key, (owners.get(key) ?? 0) + 1);
+    const onPlane = new Set(live[k]);
+    out[k] = {
+      orphans: live[k].filter((x) => !owners.has(x)),
+      missing: states.map((s) => s[k].filter((x) => !onPlane.has(x))),
+      duplicates: states.map((s) => s[k].filter((x, i, all) => all.indexOf(x) !== i)),
+      shared: [...owners].filter(([, n]) => n > 1).map(([key]) => key),
+      states: states.map((s) => s[k]),
+      plane: live[k],
     };
   }
   return out;

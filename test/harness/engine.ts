@@ -41,6 +41,10 @@ export interface RunResult {
 export interface RunOptions {
   /** URNs to replace, as `pulumi up --replace <urn>`. @default [] */
   replace?: string[];
+  /** Keep running independent steps after one fails, as `pulumi up --continue-on-error`. @default false */
+  continueOnError?: boolean;
+  /** How many steps run at once, as `pulumi up --parallel <n>`. @default the CLI's default */
+  parallel?: number;
 }
 
 export interface EngineStack {
@@ -200,9 +204,11 @@ function wrapStack(stack: Stack): EngineStack {
 async function upWithOneOutputRead(stack: Stack, opts: RunOptions, collector: StepCollector): Promise<RunResult> {
   const dir = mkdtempSync(path.join(tmpdir(), "clusterform-events-"));
   const log = path.join(dir, "events.jsonl");
-  const replace = (opts.replace ?? []).flatMap((urn) => ["--replace", urn]);
+  const extra = (opts.replace ?? []).flatMap((urn) => ["--replace", urn]);
+  if (opts.continueOnError) extra.push("--continue-on-error");
+  if (opts.parallel !== undefined) extra.push("--parallel", String(opts.parallel));
   try {
-    const stdout = await runCli(stack, ["up", "--yes", "--skip-preview", ...replace, "--exec-kind", "auto.local", "--event-log", log]).finally(() => {
+    const stdout = await runCli(stack, ["up", "--yes", "--skip-preview", ...extra, "--exec-kind", "auto.local", "--event-log", log]).finally(() => {
       const lines = existsSync(log) ? readFileSync(log, "utf8").split("\n") : [];
       for (const line of lines) if (line.trim() !== "") collector.add(JSON.parse(line) as EngineEvent);
     });

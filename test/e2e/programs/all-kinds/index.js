@@ -1,7 +1,7 @@
 "use strict";
 // One resource (or several) of every kind of every platform. `test:round` moves every resource to
-// its next state at once: round 0 creates, round 1 changes one in-place field of each kind (the
-// snapshot has none, so its description change is a replacement).
+// its next state at once: round 0 creates, rounds 1 and 2 each change one in-place field of each
+// kind (the snapshot has none, so its description change is a replacement).
 const pulumi = require("@pulumi/pulumi");
 const { cmassh, cyclecloud, peloton, senlin, vcluster } = require("clusterform");
 
@@ -12,17 +12,17 @@ const jobs = config.getNumber("jobs") ?? 1;
 const pick = (values) => values[Math.min(round, values.length - 1)];
 
 const cluster = new cmassh.Cluster("cluster", {
-  kubernetesVersion: pick(["1.30.10", "1.31.6"]),
+  kubernetesVersion: pick(["1.30.10", "1.31.6", "1.32.3"]),
   controlPlane: { instanceType: "standard", count: 1 },
 });
 const nodePools = [];
 for (let i = 0; i < pools; i++) {
-  nodePools.push(new cmassh.NodePool(`pool-${i}`, { clusterName: cluster.name, instanceType: "standard", count: pick([1, 2]) }));
+  nodePools.push(new cmassh.NodePool(`pool-${i}`, { clusterName: cluster.name, instanceType: "standard", count: pick([1, 2, 3]) }));
 }
 
 const respool = new peloton.ResourcePool("respool", {
   resources: [
-    { kind: "cpu", reservation: 4, limit: pick([100, 120]) },
+    { kind: "cpu", reservation: 4, limit: pick([100, 120, 140]) },
     { kind: "memory", reservation: 1024, limit: 102400 },
   ],
 });
@@ -32,18 +32,18 @@ for (let i = 0; i < jobs; i++) {
     new peloton.StatelessJob(`job-${i}`, {
       respoolId: respool.id,
       instanceCount: 2,
-      defaultSpec: { containers: [{ name: "web", image: pick(["nginx:1.27", "nginx:1.28"]), resources: { cpu: 0.5, memoryMb: 128 } }] },
+      defaultSpec: { containers: [{ name: "web", image: pick(["nginx:1.27", "nginx:1.28", "nginx:1.29"]), resources: { cpu: 0.5, memoryMb: 128 } }] },
       updatePolicy: { batchSize: 1 },
     }),
   );
 }
 
-const vc = new vcluster.VCluster("vc", { namespace: "matrix", replicas: pick([1, 2]) });
-const snapshot = new vcluster.Snapshot("snap", { vclusterName: vc.name, namespace: vc.namespace, description: `round ${Math.min(round, 1)}` });
+const vc = new vcluster.VCluster("vc", { namespace: "matrix", replicas: pick([1, 2, 3]) });
+const snapshot = new vcluster.Snapshot("snap", { vclusterName: vc.name, namespace: vc.namespace, description: `round ${Math.min(round, 2)}` });
 
-const senlinCluster = new senlin.Cluster("senlin", { profile: "web-profile", minSize: 0, maxSize: 5, desiredCapacity: pick([1, 2]) });
+const senlinCluster = new senlin.Cluster("senlin", { profile: "web-profile", minSize: 0, maxSize: 5, desiredCapacity: pick([1, 2, 3]) });
 
-const ccPool = new cyclecloud.NodePool("cc", { clusterName: "demo", nodearray: "execute", count: pick([1, 2]) });
+const ccPool = new cyclecloud.NodePool("cc", { clusterName: "demo", nodearray: "execute", count: pick([1, 2, 3]) });
 
 exports.clusterName = cluster.name;
 exports.clusterVersion = cluster.kubernetesVersion;
