@@ -1,5 +1,6 @@
 import type { Deadline } from "../../../core/deadline";
-import { ClusterformError } from "../../../core/errors";
+import { ClusterformError, isTransient } from "../../../core/errors";
+import { backoffDelayMs, realSleep } from "../../../core/retry";
 import { type OperationContext, type ResourceOperations, withPartialState } from "../../kit";
 import { cmasshClient, findCluster, isAlreadyExists, toPlatformLabels, waitForRunning } from "../common";
 import { deadlineFor, readDeadline } from "../../fields";
@@ -29,9 +30,9 @@ function foreignPool(clusterName: string, name: string): ClusterformError {
 }
 
 /** Waits for the cluster to settle; a failure keeps the pool in the stack (it exists). */
-async function settle(ctx: OperationContext, clusterName: string, id: string, outs: Props, deadline: Deadline): Promise<Props> {
+async function settle(ctx: OperationContext, clusterName: string, id: string, outs: Props, deadline: Deadline, after?: string): Promise<Props> {
   try {
-    const { cluster } = await waitForRunning(cmasshClient(ctx.config), clusterName, deadline, ctx.report.progress);
+    const { cluster } = await waitForRunning(cmasshClient(ctx.config), clusterName, deadline, ctx.report.progress, after);
     return { clusterStatus: cluster.status };
   } catch (err) {
     throw withPartialState(err, id, outs);
@@ -75,14 +76,26 @@ export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
     const { clusterName, count } = inputs;
     const name = inputs.name!;
     const id = poolId(clusterName, name);
-    try {
-      await client.addNodePool(clusterName, addSpec(inputs, name), { deadline });
-    } catch (err) {
-      if (!isAlreadyExists(err)) throw err;
-      if (!inputs.autoNamed) throw foreignPool(clusterName, name);
-      // Left behind by an interrupted run of this very resource: adopt it at the desired size.
-      ctx.confirmAdoption(`AddNodePool pool ${JSON.stringify(name)} of cluster ${JSON.stringify(clusterName)}`, id);
-      await client.scaleNodePool(clusterName, [{ name, count }], { deadline });
+    // AddNodePool is not retried by the client; a transient failure may have lost the answer of a
+    // pool that was added, which the next attempt learns from its ALREADY_EXISTS.
+    let sent = false;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await client.addNodePool(clusterName, addSpec(inputs, name), { deadline });
+        break;
+      } catch (err) {
+        if (isAlreadyExists(err)) {
+          if (sent) break;
+          if (!inputs.autoNamed) throw foreignPool(clusterName, name);
+          // Left behind by an interrupted run of this very resource: adopt it at the desired size.
+          ctx.confirmAdoption(`AddNodePool pool ${JSON.stringify(name)} of cluster ${JSON.stringify(clusterName)}`, id);
+          await client.scaleNodePool(clusterName, [{ name, count }], { deadline });
+          break;
+        }
+        if (!isTransient(err) || deadline.expired()) throw err;
+        sent = true;
+        await realSleep(Math.min(backoffDelayMs(Math.min(attempt, 6)), deadline.remainingMs()));
+      }
     }
     return { id, outs: await settle(ctx, clusterName, id, { ...inputs, clusterStatus: "UNKNOWN" }, deadline) };
   },
@@ -96,8 +109,9 @@ export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
   async update(ctx, id, _olds, news, plan) {
     const deadline = deadlineFor(news, "update", NODE_POOL_TIMEOUTS);
     const { clusterName, name } = parseId(id, news);
-    if (plan.updates.some((u) => u.field === "count")) await scaleOrReAdd(ctx, news, clusterName, name, deadline);
-    return settle(ctx, clusterName, id, news, deadline);
+    const scaled = plan.updates.some((u) => u.field === "count");
+    if (scaled) await scaleOrReAdd(ctx, news, clusterName, name, deadline);
+    return settle(ctx, clusterName, id, news, deadline, scaled ? `ScaleNodePool of pool ${JSON.stringify(name)} to ${news.count}` : undefined);
   },
 
   async delete(ctx, id, props) {

@@ -2,7 +2,8 @@ import type { SenlinClient } from "../../../clients/senlin/client";
 import type { Cluster, ClusterUpdate } from "../../../clients/senlin/types";
 import { resolveUnreachableTimeoutMs } from "../../../core/config";
 import type { Deadline } from "../../../core/deadline";
-import { ClusterformError } from "../../../core/errors";
+import { ClusterformError, isTransient } from "../../../core/errors";
+import { backoffDelayMs, realSleep } from "../../../core/retry";
 import type { DiffPlan } from "../../../core/planner";
 import { waitFor } from "../../../core/wait";
 import { deadlineFor, readDeadline } from "../../fields";
@@ -105,34 +106,53 @@ async function waitCreated(run: ActionRun, id: string): Promise<void> {
   });
 }
 
-/** Creates the cluster, or adopts the one an interrupted run of this resource created; answers its id. */
+/** The create request of the inputs, the owner marker in its metadata. */
+function createRequestOf(inputs: Inputs) {
+  return {
+    name: inputs.name!,
+    profileId: inputs.profile,
+    minSize: inputs.minSize,
+    maxSize: inputs.maxSize,
+    desiredCapacity: inputs.desiredCapacity,
+    timeout: inputs.timeout,
+    metadata: metadataOf(inputs),
+    config: inputs.config,
+  };
+}
+
+/**
+ * Creates the cluster, or adopts the one an interrupted run of this resource created; answers its
+ * id. Senlin gives a create no idempotency key and allows duplicate names, so a create that failed
+ * transiently (its answer may have been lost after the cluster was made) is never simply resent:
+ * the owner marker is looked up first, and a cluster found then is the one this call made.
+ */
 async function createOrAdopt(ctx: CreateContext, run: ActionRun, inputs: Inputs): Promise<{ id: string; adopted: boolean }> {
   const { client, deadline } = run;
   const operation = `CreateCluster cluster ${q(inputs.name)}`;
-  const owned = await findOwned(client, inputs, deadline);
-  if (owned) {
-    ctx.confirmAdoption(operation, `owner ${inputs.owner}`);
-    return { id: owned.id, adopted: true };
+  let sent = false;
+  for (let attempt = 0; ; attempt++) {
+    const owned = await findOwned(client, inputs, deadline);
+    if (owned) {
+      if (!sent) ctx.confirmAdoption(operation, `owner ${inputs.owner}`);
+      return { id: owned.id, adopted: true };
+    }
+    let accepted: Awaited<ReturnType<SenlinClient["createCluster"]>>;
+    try {
+      sent = true;
+      accepted = await client.createCluster(createRequestOf(inputs), { deadline });
+    } catch (err) {
+      if (!isTransient(err) || deadline.expired()) throw err;
+      run.progress?.(`${operation}: a transient failure (${err instanceof ClusterformError ? err.platformMessage : String(err)}); looking for the cluster before trying again`);
+      await realSleep(Math.min(backoffDelayMs(Math.min(attempt, 6)), deadline.remainingMs()));
+      continue;
+    }
+    try {
+      await waitForAction(run, operation, accepted.actionId);
+    } catch (err) {
+      throw withPartialState(err, accepted.value.id, { ...inputs, policies: [], ...outputsOf(accepted.value), status: "ERROR" });
+    }
+    return { id: accepted.value.id, adopted: false };
   }
-  const accepted = await client.createCluster(
-    {
-      name: inputs.name!,
-      profileId: inputs.profile,
-      minSize: inputs.minSize,
-      maxSize: inputs.maxSize,
-      desiredCapacity: inputs.desiredCapacity,
-      timeout: inputs.timeout,
-      metadata: metadataOf(inputs),
-      config: inputs.config,
-    },
-    { deadline },
-  );
-  try {
-    await waitForAction(run, operation, accepted.actionId);
-  } catch (err) {
-    throw withPartialState(err, accepted.value.id, { ...inputs, policies: [], ...outputsOf(accepted.value), status: "ERROR" });
-  }
-  return { id: accepted.value.id, adopted: false };
 }
 
 /** The PATCH body of the changed fields among name, profile, timeout, metadata and config. */

@@ -1,7 +1,8 @@
 import type { VclusterClient } from "../../../clients/vcluster/client";
 import type { SnapshotState } from "../../../clients/vcluster/types";
 import type { Deadline } from "../../../core/deadline";
-import { ClusterformError } from "../../../core/errors";
+import { ClusterformError, isTransient } from "../../../core/errors";
+import { backoffDelayMs, realSleep } from "../../../core/retry";
 import { waitFor } from "../../../core/wait";
 import { type CreateContext, PartialStateError, type ResourceOperations } from "../../kit";
 import { deadlineFor, readDeadline } from "../../fields";
@@ -48,37 +49,56 @@ async function waitForSnapshottable(ctx: CreateContext, inputs: Inputs, deadline
   });
 }
 
-/** Creates the snapshot, or adopts the one an interrupted run of this resource created. */
+/** The snapshot of this resource's name, failing when someone else's snapshot holds it. */
+async function findOwn(client: VclusterClient, inputs: Inputs, operation: string, deadline: Deadline): Promise<SnapshotState | undefined> {
+  const existing = await findByName(client, inputs, deadline);
+  if (existing && !isOwnedBy(existing.labels, inputs.owner)) {
+    throw new ClusterformError({
+      code: "AlreadyExists",
+      platformCode: "ALREADY_EXISTS",
+      operation,
+      platformMessage: "a snapshot of that name already exists in that namespace and this stack did not create it; choose another name or leave `name` unset",
+    });
+  }
+  return existing;
+}
+
+/**
+ * Creates the snapshot, or adopts the one an interrupted run of this resource created. SnapshotVCluster
+ * is not retried by the client: after a transient failure (the snapshot may have been taken and the
+ * answer lost) the snapshot's name is looked up before it is sent again.
+ */
 async function createOrAdopt(ctx: CreateContext, inputs: Inputs, deadline: Deadline): Promise<SnapshotState> {
   const client = vclusterClient(ctx.config);
   const operation = `SnapshotVCluster snapshot ${JSON.stringify(key(inputs))} of vcluster ${JSON.stringify(inputs.vclusterName)}`;
-  const existing = await findByName(client, inputs, deadline);
+  const existing = await findOwn(client, inputs, operation, deadline);
   if (existing) {
-    if (!isOwnedBy(existing.labels, inputs.owner)) {
-      throw new ClusterformError({
-        code: "AlreadyExists",
-        platformCode: "ALREADY_EXISTS",
-        operation,
-        platformMessage: "a snapshot of that name already exists in that namespace and this stack did not create it; choose another name or leave `name` unset",
-      });
-    }
     ctx.confirmAdoption(operation, key(inputs));
     return existing;
   }
-  await waitForSnapshottable(ctx, inputs, deadline);
-  const { snapshot } = await client.snapshotVCluster(
-    {
-      name: inputs.vclusterName,
-      namespace: inputs.namespace,
-      snapshotName: inputs.name,
-      description: inputs.description ?? "",
-      retentionHours: inputs.retentionHours ?? 0,
-      labels: platformLabels({ labels: inputs.labels, owner: inputs.owner }),
-      includeWorkloads: inputs.includeWorkloads ?? false,
-    },
-    { deadline },
-  );
-  return snapshot;
+  for (let attempt = 0; ; attempt++) {
+    await waitForSnapshottable(ctx, inputs, deadline);
+    try {
+      const { snapshot } = await client.snapshotVCluster(
+        {
+          name: inputs.vclusterName,
+          namespace: inputs.namespace,
+          snapshotName: inputs.name,
+          description: inputs.description ?? "",
+          retentionHours: inputs.retentionHours ?? 0,
+          labels: platformLabels({ labels: inputs.labels, owner: inputs.owner }),
+          includeWorkloads: inputs.includeWorkloads ?? false,
+        },
+        { deadline },
+      );
+      return snapshot;
+    } catch (err) {
+      if (!isTransient(err) || deadline.expired()) throw err;
+      await realSleep(Math.min(backoffDelayMs(Math.min(attempt, 6)), deadline.remainingMs()));
+      const landed = await findOwn(client, inputs, operation, deadline);
+      if (landed) return landed;
+    }
+  }
 }
 
 /** vcluster snapshots: create waits for READY, any change replaces, an expired snapshot reads as gone. */

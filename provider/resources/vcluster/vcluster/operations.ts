@@ -2,7 +2,8 @@ import type { VclusterClient } from "../../../clients/vcluster/client";
 import type { VClusterRef } from "../../../clients/vcluster/requests";
 import type { VClusterState } from "../../../clients/vcluster/types";
 import type { Deadline } from "../../../core/deadline";
-import { ClusterformError } from "../../../core/errors";
+import { ClusterformError, isTransient } from "../../../core/errors";
+import { backoffDelayMs, realSleep } from "../../../core/retry";
 import { deepEqual } from "../../../core/planner";
 import { type OperationContext, PartialStateError, type ResourceOperations, withPartialState } from "../../kit";
 import { deadlineFor, readDeadline } from "../../fields";
@@ -24,6 +25,33 @@ const CALLS: Readonly<Record<Step["call"], (client: VclusterClient, ref: VCluste
   UpdateVCluster: (c, ref, n, s, deadline) =>
     c.updateVCluster({ ...ref, spec: specOf(n), labels: platformLabels(n), updateMask: s.call === "UpdateVCluster" ? s.mask : [] }, { deadline }),
 };
+
+/**
+ * Whether a phase call whose answer was lost has landed, judged from the vcluster read afterwards.
+ * These calls are not retried by the client (a retry of one that landed meets the phase it
+ * started), so {@link sendStep} reads the vcluster before sending one again.
+ */
+const LANDED: Readonly<Record<Exclude<Step["call"], "UpdateVCluster">, (s: VClusterState, news: Inputs) => boolean>> = {
+  ScaleVCluster: (s, n) =>
+    s.phase === "SCALING" || (s.spec.replicas === (n.replicas ?? 1) && (n.resources === undefined || deepEqual(n.resources, pick(s.spec.resources as Props | undefined)))),
+  ResumeVCluster: (s) => s.phase === "RESUMING" || s.phase === "RUNNING",
+  SuspendVCluster: (s) => s.phase === "SUSPENDED",
+};
+
+/** Sends a step's call; after a transient failure, sends it again only if the vcluster shows it did not land. */
+async function sendStep(client: VclusterClient, ref: VClusterRef, news: Inputs, step: Step, deadline: Deadline): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await CALLS[step.call](client, ref, news, step, deadline);
+      return;
+    } catch (err) {
+      if (step.call === "UpdateVCluster" || !isTransient(err) || deadline.expired()) throw err;
+      await realSleep(Math.min(backoffDelayMs(Math.min(attempt, 6)), deadline.remainingMs()));
+      const live = await findVCluster(client, ref, deadline);
+      if (live && LANDED[step.call](live, news)) return;
+    }
+  }
+}
 
 /** The input fields a step applies, to record exactly what was done if a later step fails. */
 function fieldsOf(step: Step): string[] {
@@ -52,8 +80,9 @@ async function runSteps(
   let last: VClusterState | undefined;
   try {
     for (const step of [...steps, ...waitsOnly]) {
-      if (!waitsOnly.includes(step)) await CALLS[step.call](client, ref, news, step, deadline);
-      last = (await waitForPhase(client, ref, step.waitFor, deadline, ctx.report.progress)).state;
+      if (!waitsOnly.includes(step)) await sendStep(client, ref, news, step, deadline);
+      const after = waitsOnly.includes(step) ? undefined : step.call;
+      last = (await waitForPhase(client, ref, step.waitFor, deadline, ctx.report.progress, after)).state;
       for (const field of fieldsOf(step)) applied[field] = news[field];
       if (step.call === "SuspendVCluster" || step.call === "ResumeVCluster") applied.suspended = step.call === "SuspendVCluster";
     }
@@ -72,7 +101,7 @@ async function settleNew(ctx: OperationContext, news: Inputs, deadline: Deadline
   const wantReplicas = news.replicas ?? state.spec.replicas;
   const scale = state.phase === "RUNNING" && (state.spec.replicas !== wantReplicas || (news.resources !== undefined && !deepEqual(news.resources, pick(state.spec.resources as Props | undefined))));
   if (scale) {
-    await client.scaleVCluster({ ...ref, replicas: wantReplicas, resources: news.resources ?? {} }, { deadline });
+    await sendStep(client, ref, { ...news, replicas: wantReplicas }, { call: "ScaleVCluster", waitFor: ["RUNNING"] }, deadline);
     state = (await waitForPhase(client, ref, ["RUNNING"], deadline, ctx.report.progress)).state!;
   }
   const kubeconfig = state.phase === "RUNNING" ? ((await findVCluster(client, ref, deadline, true))?.kubeconfig ?? "") : "";
@@ -83,7 +112,7 @@ async function settleNew(ctx: OperationContext, news: Inputs, deadline: Deadline
         ? [{ call: "ResumeVCluster", waitFor: ["RUNNING"] }]
         : [];
   for (const step of steps) {
-    await CALLS[step.call](client, ref, news, step, deadline);
+    await sendStep(client, ref, news, step, deadline);
     state = (await waitForPhase(client, ref, step.waitFor, deadline, ctx.report.progress)).state!;
   }
   return { state, kubeconfig };
