@@ -21,7 +21,7 @@ describe("cyclecloud:NodePool: the whole lifecycle through the engine", () => {
     expect((await ccStates(t.plane)).sort()).toEqual(["execute-1:Ready", "execute-2:Ready", "gpu-1:Ready"]);
     expect(result.outputs.readyCount).toEqual({ work: 2, gpu: 1 });
     expect(result.outputs.nodeNames).toEqual({ work: ["execute-1", "execute-2"], gpu: ["gpu-1"] });
-    expect(result.stdout).toMatch(/cyclecloud:NodePool work creating \([^)]*\) waiting for the 2 node\(s\) of operation "[^"]+" in cluster "demo" to be Ready/);
+    expect(result.stdout).toMatch(/cyclecloud:NodePool work creating \([^)]*\) waiting for the 2 node\(s\) of CreateNodes operation "[^"]+" in cluster "demo" to be Ready/);
     const requests = (await ccOperations(t.plane)).map((o) => o.requestId);
     expect(requests).toEqual([expect.stringMatching(/^clusterform-[0-9a-f]{16}-[0-9a-f]{8}-1$/), expect.stringMatching(/^clusterform-[0-9a-f]{16}-[0-9a-f]{8}-1$/)]);
   });

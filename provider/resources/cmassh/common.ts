@@ -57,6 +57,7 @@ const SETTLE_MS = 3_000;
  * Waits until the cluster is RUNNING after an operation. A real cma-ssh server flips the status only
  * once its controller picks the change up, so a RUNNING seen before any PROVISIONING/RECONCILING
  * counts only after a short settling time; ERROR ends the wait at once.
+ * @param after - the operation the wait follows, named in messages (e.g. `UpgradeCluster to "1.31.6"`). @default none
  * @returns the final cluster and the number of polls.
  */
 export async function waitForRunning(
@@ -64,6 +65,7 @@ export async function waitForRunning(
   name: string,
   deadline: Deadline,
   progress?: (message: string) => void,
+  after?: string,
 ): Promise<{ cluster: ClusterDetail; polls: number }> {
   const started = deadline.now();
   let sawWork = false;
@@ -76,7 +78,7 @@ export async function waitForRunning(
     failure: (c) => (c.status === "ERROR" ? `cluster ${JSON.stringify(name)} is in ERROR: ${c.statusMessage || "no detail given"}` : undefined),
     describe: (c) => `status ${c.status}${c.statusMessage ? ` (${c.statusMessage})` : ""}`,
     deadline,
-    what: `cluster ${JSON.stringify(name)} to be RUNNING`,
+    what: `cluster ${JSON.stringify(name)} to be RUNNING${after ? ` after ${after}` : ""}`,
     progress,
   });
   return { cluster: result.value, polls: result.polls };

@@ -103,19 +103,23 @@ async function watchUntil(
   }
 }
 
-/** Waits until the vcluster's phase is one of `phases`. */
+/**
+ * Waits until the vcluster's phase is one of `phases`.
+ * @param after - the call the wait follows, named in messages (e.g. `ScaleVCluster`). @default none
+ */
 export function waitForPhase(
   client: VclusterClient,
   ref: VClusterRef,
   phases: readonly PhaseName[],
   deadline: Deadline,
   progress?: (message: string) => void,
+  after?: string,
 ): Promise<WaitOutcome> {
   return waitForVCluster({
     client,
     ref,
     deadline,
-    target: phases.join(" or "),
+    target: `${phases.join(" or ")}${after ? ` after ${after}` : ""}`,
     isDone: (s) => s !== undefined && phases.includes(s.phase),
     progress,
   });

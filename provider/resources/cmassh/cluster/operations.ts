@@ -93,10 +93,11 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
     return cluster ? outputsOf(cluster) : undefined;
   },
 
-  async update(ctx, id, _olds, news, plan) {
+  async update(ctx, id, olds, news, plan) {
     const client = cmasshClient(ctx.config);
     const deadline = deadlineFor(news, "update", CLUSTER_TIMEOUTS);
-    if (plan.updates.some((u) => u.field === "kubernetesVersion")) {
+    const upgraded = plan.updates.some((u) => u.field === "kubernetesVersion");
+    if (upgraded) {
       const offered = await client.getUpgradeClusterInformation(id, { deadline });
       if (!offered.includes(news.kubernetesVersion)) {
         throw new ClusterformError({
@@ -109,11 +110,16 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
       await client.upgradeCluster(id, news.kubernetesVersion, { deadline });
     }
     try {
-      const { cluster } = await waitForRunning(client, id, deadline, ctx.report.progress);
+      const after = upgraded ? `UpgradeCluster to ${JSON.stringify(news.kubernetesVersion)}` : undefined;
+      const { cluster } = await waitForRunning(client, id, deadline, ctx.report.progress, after);
       return outputsOf(cluster);
     } catch (err) {
       const seen = await findCluster(client, id, deadline).catch(() => undefined);
-      throw withPartialState(err, id, { ...news, ...(seen ? outputsOf(seen) : {}) });
+      // An upgrade that ended in ERROR left the cluster on its old version (GetCluster does not
+      // report versions): record that one, so that the next `up` plans the upgrade again instead
+      // of finding nothing to do.
+      const version = upgraded && seen?.status === "ERROR" ? { kubernetesVersion: olds.kubernetesVersion } : {};
+      throw withPartialState(err, id, { ...news, ...(seen ? outputsOf(seen) : {}), ...version });
     }
   },
 

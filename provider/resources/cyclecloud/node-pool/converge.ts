@@ -137,7 +137,7 @@ async function addNodes(cx: ConvergeContext, state: PoolState, count: number): P
     const listed = (await client.listNodes(inputs.clusterName, { operation: operationId }, { deadline })).nodes;
     state.nodeIds.push(...listed.map((n) => n.NodeId).filter((id) => !state.nodeIds.includes(id)));
     if (added < count) throw await quotaError(cx, count, added, created.value.sets[0]?.message);
-    const what = `the ${added} node(s) of operation ${q(operationId)} in cluster ${q(inputs.clusterName)}`;
+    const what = `the ${added} node(s) of CreateNodes operation ${q(operationId)} in cluster ${q(inputs.clusterName)}`;
     await waitForNodesReady(nodesOf(client, inputs.clusterName, { operation: operationId }, deadline), what, added, deadline, cx.progress);
     return;
   }

@@ -21,7 +21,7 @@ function failureOf(nodes: readonly NodeRecord[]): string | undefined {
 /**
  * Waits until `list` shows at least `expected` nodes, every one Ready. CycleCloud operations carry
  * no progress, so progress is each node's State; a node that fails ends the wait with its message.
- * @param what - the nodes awaited, e.g. `the 2 node(s) of operation "x" in cluster "demo"`.
+ * @param what - the nodes awaited, e.g. `the 2 node(s) of CreateNodes operation "x" in cluster "demo"`.
  */
 export async function waitForNodesReady(
   list: () => Promise<NodeRecord[]>,
