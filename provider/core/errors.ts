@@ -312,3 +312,12 @@ export function isTransient(err: unknown): boolean {
   const e = ClusterformError.from(err, "");
   return TRANSIENT[e.code](e);
 }
+
+/**
+ * True when a failed call is worth sending again after checking whether it landed: a transient
+ * failure once the platform was reached (an UNAVAILABLE answer, a reset connection, a call that
+ * timed out). A platform never reached did nothing, and is left to the unreachable limit.
+ */
+export function isTransientAfterReaching(err: unknown): boolean {
+  return isTransient(err) && !ClusterformError.from(err, "").unreachable;
+}
