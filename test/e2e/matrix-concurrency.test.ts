@@ -1,0 +1,149 @@
+import { afterAll, expect } from "vitest";
+import { BASE_DURATION_MS } from "../../emulator/cmassh/lifecycle";
+import { type AllKindsStack, compareStacksWithPlane, type Kind, openAllKindsStack, type SharedComparison } from "../harness/all-kinds";
+import type { AuditEntry } from "../harness/local-plane";
+import { matrixScenario } from "../harness/matrix";
+import type { TimelineEntry } from "./peloton-support";
+
+const TIME_SCALE = 0.3;
+const POOLS = 8;
+const JOBS = 6;
+const PARALLEL = 32;
+
+let a: AllKindsStack | undefined;
+let b: AllKindsStack | undefined;
+afterAll(async () => {
+  await a?.plane.stop();
+});
+
+const settle = <T>(run: Promise<T>) =>
+  run.then(
+    () => undefined,
+    (err: Error) => err.message,
+  );
+
+interface TwoStacks {
+  errors: (string | undefined)[];
+  comparison: Record<Kind, SharedComparison>;
+}
+
+let upBoth: Promise<TwoStacks> | undefined;
+const bothUp = () =>
+  (upBoth ??= (async () => {
+    a = await openAllKindsStack({ timeScale: TIME_SCALE });
+    b = await openAllKindsStack({ plane: a.plane });
+    const errors = await Promise.all([settle(a.stack.up()), settle(b.stack.up())]);
+    return { errors, comparison: await compareStacksWithPlane(a.plane, [a.stack, b.stack]) };
+  })());
+
+matrixScenario("two stacks up at once on one plane", bothUp, ({ errors, comparison }, kind) => {
+  expect(errors).toEqual([undefined, undefined]);
+  const c = comparison[kind];
+  expect({ orphans: c.orphans, missing: c.missing, duplicates: c.duplicates, shared: c.shared }).toEqual({
+    orphans: [],
+    missing: [[], []],
+    duplicates: [[], []],
+    shared: [],
+  });
+  expect(c.states.map((s) => s.length > 0)).toEqual([true, true]);
+});
+
+/** The most intervals `[start, end)` that are open at one instant. */
+function maxOverlap(intervals: readonly [number, number][]): number {
+  const edges = intervals.flatMap(([s, e]): [number, number][] => [
+    [s, 1],
+    [e, -1],
+  ]);
+  edges.sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+  let open = 0;
+  let most = 0;
+  for (const [, d] of edges) {
+    open += d;
+    most = Math.max(most, open);
+  }
+  return most;
+}
+
+/** cma-ssh pool operations from the audit log: each runs its documented duration from when it was accepted. */
+function poolOperations(audit: AuditEntry[], operation: string, kind: keyof typeof BASE_DURATION_MS): [number, number][] {
+  const durationMs = BASE_DURATION_MS[kind] * TIME_SCALE;
+  return audit
+    .filter((e) => e.api === "cmassh" && e.operation === operation && e.code === "OK")
+    .map((e) => [Date.parse(e.time), Date.parse(e.time) + durationMs]);
+}
+
+/** Each job's rollout to its newest configuration, from the plane's instance timeline: first pod created to last pod running. */
+async function rollouts(s: AllKindsStack, jobIds: string[]): Promise<[number, number][]> {
+  return Promise.all(
+    jobIds.map(async (id) => {
+      const { entries } = await s.plane.admin<{ entries: TimelineEntry[] }>(`/_local/peloton/timeline?job=${id}`);
+      const newest = Math.max(...entries.map((e) => e.configVersion));
+      const pods = entries.filter((e) => e.configVersion === newest);
+      return [Math.min(...pods.map((p) => p.createdMs)), Math.max(...pods.map((p) => p.runningMs ?? Number.POSITIVE_INFINITY))] as [number, number];
+    }),
+  );
+}
+
+interface ManyChanges {
+  errors: (string | undefined)[];
+  comparison: Record<Kind, SharedComparison>;
+  /** Most platform operations at once: creates, then updates. */
+  overlap: Record<"cmassh:NodePool" | "peloton:StatelessJob", [number, number]>;
+  counts: Record<"cmassh:NodePool" | "peloton:StatelessJob", number>;
+}
+
+matrixScenario(
+  `one stack changing ${POOLS} node pools of one cluster and ${JOBS} jobs of one pool in parallel (--parallel ${PARALLEL})`,
+  async (): Promise<ManyChanges> => {
+    await bothUp();
+    const s = a!;
+    await s.configure({ pools: POOLS, jobs: JOBS });
+    const created = await s.plane.lastSeq();
+    const createError = await settle(s.stack.up({ parallel: PARALLEL }));
+    const jobIds = ((await s.stack.exportState()).deployment.resources ?? [])
+      .filter((r: { type: string }) => r.type.endsWith("peloton:StatelessJob"))
+      .map((r: { id: string }) => r.id);
+    const jobsCreated = maxOverlap(await rollouts(s, jobIds));
+    await s.configure({ round: 1 });
+    const updated = await s.plane.lastSeq();
+    const updateError = await settle(s.stack.up({ parallel: PARALLEL }));
+    const [createAudit, updateAudit] = [await s.plane.audit(created), await s.plane.audit(updated)];
+    return {
+      errors: [createError, updateError],
+      comparison: await compareStacksWithPlane(s.plane, [s.stack, b!.stack]),
+      overlap: {
+        "cmassh:NodePool": [maxOverlap(poolOperations(createAudit, "AddNodePool", "add-pool")), maxOverlap(poolOperations(updateAudit, "ScaleNodePool", "scale-pool"))],
+        "peloton:StatelessJob": [jobsCreated, maxOverlap(await rollouts(s, jobIds))],
+      },
+      counts: { "cmassh:NodePool": POOLS, "peloton:StatelessJob": JOBS },
+    };
+  },
+  ({ errors, comparison, overlap, counts }, kind) => {
+    expect(errors).toEqual([undefined, undefined]);
+    const c = comparison[kind];
+    expect({ orphans: c.orphans, missing: c.missing, duplicates: c.duplicates, shared: c.shared }).toEqual({
+      orphans: [],
+      missing: [[], []],
+      duplicates: [[], []],
+      shared: [],
+    });
+    const k = kind as keyof ManyChanges["overlap"];
+    expect(c.states[0]).toHaveLength(counts[k]);
+    // Created and changed at once: at least two of the platform's operations ran at the same time.
+    expect(overlap[k].map((n) => n >= 2)).toEqual([true, true]);
+  },
+  ["cmassh:NodePool", "peloton:StatelessJob"],
+);
+
+matrixScenario(
+  "two stacks destroyed at once on one plane",
+  async () => {
+    await bothUp();
+    const errors = await Promise.all([settle(a!.stack.destroy()), settle(b!.stack.destroy())]);
+    return { errors, comparison: await compareStacksWithPlane(a!.plane, [a!.stack, b!.stack]) };
+  },
+  ({ errors, comparison }, kind) => {
+    expect(errors).toEqual([undefined, undefined]);
+    expect({ plane: comparison[kind].plane, states: comparison[kind].states }).toEqual({ plane: [], states: [[], []] });
+  },
+);
