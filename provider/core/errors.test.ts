@@ -1,6 +1,6 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
-import { ClusterformError, type ErrorCode, isTransient, isTransientAfterReaching, redact, withAddress } from "./errors";
+import { ClusterformError, type ErrorCode, isTransient, isLostAnswer, redact, withAddress } from "./errors";
 
 const OP = 'ScaleNodePool pool "gpu" of cluster "prod"';
 
@@ -158,15 +158,16 @@ describe("isTransient", () => {
   });
 });
 
-describe("isTransientAfterReaching", () => {
+describe("isLostAnswer", () => {
   it.each<[string, unknown, boolean]>([
     ["an UNAVAILABLE answer", new ConnectError("x", Code.Unavailable), true],
     ["a connection reset mid-call", networkError("ECONNRESET", "reset"), true],
     ["a call that timed out", Object.assign(new Error("timed out"), { name: "TimeoutError" }), true],
     ["a refused connection (never reached)", networkError("ECONNREFUSED", "refused"), false],
+    ["a refusal for lack of resources (an answer)", new ConnectError("x", Code.ResourceExhausted), false],
     ["a permanent error", new ConnectError("x", Code.InvalidArgument), false],
   ])("%s -> %s", (_, err, expected) => {
-    expect(isTransientAfterReaching(err)).toBe(expected);
+    expect(isLostAnswer(err)).toBe(expected);
   });
 });
 

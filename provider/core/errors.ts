@@ -314,10 +314,12 @@ export function isTransient(err: unknown): boolean {
 }
 
 /**
- * True when a failed call is worth sending again after checking whether it landed: a transient
- * failure once the platform was reached (an UNAVAILABLE answer, a reset connection, a call that
- * timed out). A platform never reached did nothing, and is left to the unreachable limit.
+ * True when a failed call may have been carried out with its answer lost: the platform was
+ * reached, then the call failed UNAVAILABLE (a reset connection, an overloaded server) or ran past
+ * its call timeout. Such a call is worth sending again once the caller has checked whether it
+ * landed. A platform never reached did nothing, and a refusal such as RESOURCE_EXHAUSTED is an answer.
  */
-export function isTransientAfterReaching(err: unknown): boolean {
-  return isTransient(err) && !ClusterformError.from(err, "").unreachable;
+export function isLostAnswer(err: unknown): boolean {
+  const e = ClusterformError.from(err, "");
+  return isTransient(e) && !e.unreachable && (e.code === "Unavailable" || e.code === "DeadlineExceeded");
 }

@@ -108,13 +108,16 @@ matrixScenario(
     const updated = await s.plane.lastSeq();
     const updateError = await settle(s.stack.up({ parallel: PARALLEL }));
     const [createAudit, updateAudit] = [await s.plane.audit(created), await s.plane.audit(updated)];
+    const overlap: ManyChanges["overlap"] = {
+      "cmassh:NodePool": [maxOverlap(poolOperations(createAudit, "AddNodePool", "add-pool")), maxOverlap(poolOperations(updateAudit, "ScaleNodePool", "scale-pool"))],
+      "peloton:StatelessJob": [jobsCreated, maxOverlap(await rollouts(s, jobIds))],
+    };
+    // The figures the matrix's report quotes: how many operations the platform ran at once.
+    console.info(`most operations at once (create, update): ${JSON.stringify(overlap)}`);
     return {
       errors: [createError, updateError],
       comparison: await compareStacksWithPlane(s.plane, [s.stack, b!.stack]),
-      overlap: {
-        "cmassh:NodePool": [maxOverlap(poolOperations(createAudit, "AddNodePool", "add-pool")), maxOverlap(poolOperations(updateAudit, "ScaleNodePool", "scale-pool"))],
-        "peloton:StatelessJob": [jobsCreated, maxOverlap(await rollouts(s, jobIds))],
-      },
+      overlap,
       counts: { "cmassh:NodePool": POOLS, "peloton:StatelessJob": JOBS },
     };
   },

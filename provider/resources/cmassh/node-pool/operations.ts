@@ -1,5 +1,5 @@
 import type { Deadline } from "../../../core/deadline";
-import { ClusterformError, isTransientAfterReaching } from "../../../core/errors";
+import { ClusterformError, isLostAnswer } from "../../../core/errors";
 import { backoffDelayMs, realSleep } from "../../../core/retry";
 import { type OperationContext, type ResourceOperations, withPartialState } from "../../kit";
 import { cmasshClient, findCluster, isAlreadyExists, toPlatformLabels, waitForRunning } from "../common";
@@ -92,7 +92,7 @@ export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
           await client.scaleNodePool(clusterName, [{ name, count }], { deadline });
           break;
         }
-        if (!isTransientAfterReaching(err) || deadline.expired()) throw err;
+        if (!isLostAnswer(err) || deadline.expired()) throw err;
         sent = true;
         await realSleep(Math.min(backoffDelayMs(Math.min(attempt, 6)), deadline.remainingMs()));
       }

@@ -2,7 +2,7 @@ import type { SenlinClient } from "../../../clients/senlin/client";
 import type { Cluster, ClusterUpdate } from "../../../clients/senlin/types";
 import { resolveUnreachableTimeoutMs } from "../../../core/config";
 import type { Deadline } from "../../../core/deadline";
-import { ClusterformError, isTransientAfterReaching } from "../../../core/errors";
+import { ClusterformError, isLostAnswer } from "../../../core/errors";
 import { backoffDelayMs, realSleep } from "../../../core/retry";
 import type { DiffPlan } from "../../../core/planner";
 import { waitFor } from "../../../core/wait";
@@ -141,7 +141,7 @@ async function createOrAdopt(ctx: CreateContext, run: ActionRun, inputs: Inputs)
       sent = true;
       accepted = await client.createCluster(createRequestOf(inputs), { deadline });
     } catch (err) {
-      if (!isTransientAfterReaching(err) || deadline.expired()) throw err;
+      if (!isLostAnswer(err) || deadline.expired()) throw err;
       run.progress?.(`${operation}: a transient failure (${err instanceof ClusterformError ? err.platformMessage : String(err)}); looking for the cluster before trying again`);
       await realSleep(Math.min(backoffDelayMs(Math.min(attempt, 6)), deadline.remainingMs()));
       continue;

@@ -1,7 +1,7 @@
 import type { VclusterClient } from "../../../clients/vcluster/client";
 import type { SnapshotState } from "../../../clients/vcluster/types";
 import type { Deadline } from "../../../core/deadline";
-import { ClusterformError, isTransientAfterReaching } from "../../../core/errors";
+import { ClusterformError, isLostAnswer } from "../../../core/errors";
 import { backoffDelayMs, realSleep } from "../../../core/retry";
 import { waitFor } from "../../../core/wait";
 import { type CreateContext, PartialStateError, type ResourceOperations } from "../../kit";
@@ -93,7 +93,7 @@ async function createOrAdopt(ctx: CreateContext, inputs: Inputs, deadline: Deadl
       );
       return snapshot;
     } catch (err) {
-      if (!isTransientAfterReaching(err) || deadline.expired()) throw err;
+      if (!isLostAnswer(err) || deadline.expired()) throw err;
       await realSleep(Math.min(backoffDelayMs(Math.min(attempt, 6)), deadline.remainingMs()));
       const landed = await findOwn(client, inputs, operation, deadline);
       if (landed) return landed;

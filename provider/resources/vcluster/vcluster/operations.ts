@@ -2,7 +2,7 @@ import type { VclusterClient } from "../../../clients/vcluster/client";
 import type { VClusterRef } from "../../../clients/vcluster/requests";
 import type { VClusterState } from "../../../clients/vcluster/types";
 import type { Deadline } from "../../../core/deadline";
-import { ClusterformError, isTransientAfterReaching } from "../../../core/errors";
+import { ClusterformError, isLostAnswer } from "../../../core/errors";
 import { backoffDelayMs, realSleep } from "../../../core/retry";
 import { deepEqual } from "../../../core/planner";
 import { type OperationContext, PartialStateError, type ResourceOperations, withPartialState } from "../../kit";
@@ -45,7 +45,7 @@ async function sendStep(client: VclusterClient, ref: VClusterRef, news: Inputs, 
       await CALLS[step.call](client, ref, news, step, deadline);
       return;
     } catch (err) {
-      if (step.call === "UpdateVCluster" || !isTransientAfterReaching(err) || deadline.expired()) throw err;
+      if (step.call === "UpdateVCluster" || !isLostAnswer(err) || deadline.expired()) throw err;
       await realSleep(Math.min(backoffDelayMs(Math.min(attempt, 6)), deadline.remainingMs()));
       const live = await findVCluster(client, ref, deadline);
       if (live && LANDED[step.call](live, news)) return;
