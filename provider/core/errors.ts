@@ -1,4 +1,4 @@
-import { Code, ConnectError } from "@connectrpc/connect";
+import type * as Connect from "@connectrpc/connect";
 
 /** The normalized error codes every platform error is translated into. */
 export type ErrorCode =
@@ -104,25 +104,41 @@ export class ClusterformError extends Error {
 
 type Translated = Pick<ClusterformErrorInit, "code" | "platformCode" | "platformMessage" | "unreachable">;
 
-/** gRPC/Connect codes to ours; OutOfRange is a bad argument, Aborted a concurrent-change conflict. */
-const CONNECT_CODES: Readonly<Record<Code, ErrorCode>> = {
-  [Code.Canceled]: "Canceled",
-  [Code.Unknown]: "Unknown",
-  [Code.InvalidArgument]: "InvalidArgument",
-  [Code.DeadlineExceeded]: "DeadlineExceeded",
-  [Code.NotFound]: "NotFound",
-  [Code.AlreadyExists]: "AlreadyExists",
-  [Code.PermissionDenied]: "PermissionDenied",
-  [Code.ResourceExhausted]: "ResourceExhausted",
-  [Code.FailedPrecondition]: "FailedPrecondition",
-  [Code.Aborted]: "Conflict",
-  [Code.OutOfRange]: "InvalidArgument",
-  [Code.Unimplemented]: "Internal",
-  [Code.Internal]: "Internal",
-  [Code.Unavailable]: "Unavailable",
-  [Code.DataLoss]: "Internal",
-  [Code.Unauthenticated]: "Unauthenticated",
-};
+/**
+ * gRPC status codes by number (Connect's `Code` enum uses the same numbers): the platform's name of
+ * each and ours. OutOfRange is a bad argument, Aborted a concurrent-change conflict.
+ */
+const GRPC_CODES: readonly (readonly [string, ErrorCode])[] = [
+  ["OK", "Unknown"],
+  ["CANCELED", "Canceled"],
+  ["UNKNOWN", "Unknown"],
+  ["INVALID_ARGUMENT", "InvalidArgument"],
+  ["DEADLINE_EXCEEDED", "DeadlineExceeded"],
+  ["NOT_FOUND", "NotFound"],
+  ["ALREADY_EXISTS", "AlreadyExists"],
+  ["PERMISSION_DENIED", "PermissionDenied"],
+  ["RESOURCE_EXHAUSTED", "ResourceExhausted"],
+  ["FAILED_PRECONDITION", "FailedPrecondition"],
+  ["ABORTED", "Conflict"],
+  ["OUT_OF_RANGE", "InvalidArgument"],
+  ["UNIMPLEMENTED", "Internal"],
+  ["INTERNAL", "Internal"],
+  ["UNAVAILABLE", "Unavailable"],
+  ["DATA_LOSS", "Internal"],
+  ["UNAUTHENTICATED", "Unauthenticated"],
+];
+const CANCELED = 1;
+
+/**
+ * The error as a ConnectError, if it is one. `@connectrpc/connect` is required here rather than
+ * imported: an error of its kind means a gRPC client has loaded it already, and a provider that
+ * only checks and diffs (a preview) never loads gRPC at all.
+ */
+function asConnectError(err: unknown): Connect.ConnectError | undefined {
+  if (!(err instanceof Error) || err.name !== "ConnectError") return undefined;
+  const { ConnectError } = require("@connectrpc/connect") as typeof Connect;
+  return err instanceof ConnectError ? err : undefined;
+}
 
 /**
  * Node socket error codes. `reached` says whether the platform was reached before the failure: a
@@ -184,19 +200,17 @@ const HTTP_CODES: Readonly<Record<number, ErrorCode>> = {
 const STREAM_CUT = /stream closed with error code (NGHTTP2_)?CANCEL\b/;
 
 function translate(err: unknown): Translated {
-  if (err instanceof ConnectError) {
-    const network = translateNetwork(err.cause, err.rawMessage);
+  const connectError = asConnectError(err);
+  if (connectError) {
+    const network = translateNetwork(connectError.cause, connectError.rawMessage);
     if (network) return network;
     // A server that goes away (a restart) resets its open HTTP/2 streams with CANCEL, which Connect
     // reports as CANCELED although nobody here cancelled: the platform was reached and left.
-    if (err.code === Code.Canceled && STREAM_CUT.test(err.rawMessage)) {
-      return { code: "Unavailable", platformCode: "UNAVAILABLE", platformMessage: err.rawMessage };
+    if (connectError.code === CANCELED && STREAM_CUT.test(connectError.rawMessage)) {
+      return { code: "Unavailable", platformCode: "UNAVAILABLE", platformMessage: connectError.rawMessage };
     }
-    return {
-      code: CONNECT_CODES[err.code] ?? "Unknown",
-      platformCode: Code[err.code] ? screamingSnake(Code[err.code]) : String(err.code),
-      platformMessage: err.rawMessage,
-    };
+    const [platformCode, code] = GRPC_CODES[connectError.code] ?? [String(connectError.code), "Unknown"];
+    return { code, platformCode, platformMessage: connectError.rawMessage };
   }
   if (err instanceof Error) {
     const network = translateNetwork(err, causeMessage(err));
@@ -216,10 +230,6 @@ function translate(err: unknown): Translated {
 /** `fetch failed` says nothing: the socket error is in the cause. */
 function causeMessage(err: Error): string {
   return err.cause instanceof Error && err.message === "fetch failed" ? err.cause.message : err.message;
-}
-
-function screamingSnake(name: string): string {
-  return name.replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase();
 }
 
 function httpCode(status: number, message: string): ErrorCode {

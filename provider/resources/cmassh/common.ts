@@ -1,4 +1,4 @@
-import { type CmasshClient, createCmasshClient } from "../../clients/cmassh/client";
+import type { CmasshClient } from "../../clients/cmassh/client";
 import type { ClusterDetail, KubernetesLabel } from "../../clients/cmassh/types";
 import { type ConfigReader, resolveCallSettings, resolveEndpoint } from "../../core/config";
 import type { Deadline } from "../../core/deadline";
@@ -6,19 +6,21 @@ import { ClusterformError } from "../../core/errors";
 import { OWNER_LABEL_KEY } from "../../core/naming";
 import { waitFor } from "../../core/wait";
 
-const clients = new Map<string, CmasshClient>();
+const clients = new Map<string, Promise<CmasshClient>>();
 
 /**
  * The cma-ssh client for the endpoint the configuration names now. Endpoints are resolved at every
  * call (never captured); clients are kept per endpoint so one run reuses its HTTP/2 connection.
  */
-export function cmasshClient(config: ConfigReader): CmasshClient {
+export function cmasshClient(config: ConfigReader): Promise<CmasshClient> {
   const { url } = resolveEndpoint("cmassh", config);
   const settings = resolveCallSettings(config);
   const key = JSON.stringify([url, settings]);
   let client = clients.get(key);
   if (!client) {
-    client = createCmasshClient({ endpoint: url, ...settings });
+    // Imported at the first platform call: check and diff (a preview) never load the client and
+    // its transport (gRPC, protobuf).
+    client = import("../../clients/cmassh/client").then((m) => m.createCmasshClient({ endpoint: url, ...settings }));
     clients.set(key, client);
   }
   return client;

@@ -78,7 +78,7 @@ describe("check and diff never touch the platform", () => {
     server = await countingServer();
   });
   afterAll(async () => {
-    cmasshClient(endpointConfig(server.url)).close();
+    (await cmasshClient(endpointConfig(server.url))).close();
     await server.close();
     vi.unstubAllEnvs();
   });
@@ -147,8 +147,8 @@ describe.concurrent("operations against an unreachable endpoint fail within the 
     await clusterHandler.configure(endpointConfig(url));
     await nodePoolHandler.configure(endpointConfig(url));
   });
-  afterAll(() => {
-    cmasshClient(endpointConfig(url)).close();
+  afterAll(async () => {
+    (await cmasshClient(endpointConfig(url))).close();
     vi.unstubAllEnvs();
   });
 
@@ -200,8 +200,8 @@ describe.concurrent("an unreachable platform fails after clusterform:unreachable
     await clusterHandler.configure(config);
     await nodePoolHandler.configure(config);
   });
-  afterAll(() => {
-    cmasshClient(config).close();
+  afterAll(async () => {
+    (await cmasshClient(config)).close();
     vi.unstubAllEnvs();
   });
 

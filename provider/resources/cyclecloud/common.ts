@@ -1,4 +1,4 @@
-import { type CycleCloudClient, createCycleCloudClient } from "../../clients/cyclecloud/client";
+import type { CycleCloudClient } from "../../clients/cyclecloud/client";
 import { type ConfigReader, type Env, resolveCallSettings, resolveEndpoint } from "../../core/config";
 import { ClusterformError } from "../../core/errors";
 
@@ -35,21 +35,23 @@ export function resolveCredentials(config: ConfigReader, env: Env = process.env)
   return { username: read("username"), password: read("password") };
 }
 
-const clients = new Map<string, CycleCloudClient>();
+const clients = new Map<string, Promise<CycleCloudClient>>();
 
 /**
  * The CycleCloud client for the endpoint and credentials the configuration names now (resolved at
  * every call, never captured). TLS certificates are always verified; a private CA is trusted
  * through Node's NODE_EXTRA_CA_CERTS (see the README, CycleCloud section).
  */
-export function cycleCloudClient(config: ConfigReader): CycleCloudClient {
+export function cycleCloudClient(config: ConfigReader): Promise<CycleCloudClient> {
   const { url } = resolveEndpoint("cyclecloud", config);
   const settings = resolveCallSettings(config);
   const { username, password } = resolveCredentials(config);
   const key = JSON.stringify([url, settings, username, password]);
   let client = clients.get(key);
   if (!client) {
-    client = createCycleCloudClient({ endpoint: url, username, password, ...settings });
+    // Imported at the first platform call: check and diff (a preview) never load the client and
+    // its transport.
+    client = import("../../clients/cyclecloud/client").then((m) => m.createCycleCloudClient({ endpoint: url, username, password, ...settings }));
     clients.set(key, client);
   }
   return client;

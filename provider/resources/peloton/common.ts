@@ -1,23 +1,25 @@
 import { createHash } from "node:crypto";
-import { createPelotonClient, type PelotonClient } from "../../clients/peloton/client";
+import type { PelotonClient } from "../../clients/peloton/client";
 import { type ConfigReader, resolveCallSettings, resolveEndpoint } from "../../core/config";
 import { ClusterformError } from "../../core/errors";
 import { isUnknown, UNKNOWN } from "../../core/validation";
 
-const clients = new Map<string, PelotonClient>();
+const clients = new Map<string, Promise<PelotonClient>>();
 
 /**
  * The Peloton client for the endpoint the configuration names now (`clusterform:pelotonEndpoint`,
  * then the shared keys). Resolved at every call; one client per endpoint so a run reuses its
  * HTTP/2 connection.
  */
-export function pelotonClient(config: ConfigReader): PelotonClient {
+export function pelotonClient(config: ConfigReader): Promise<PelotonClient> {
   const { url } = resolveEndpoint("peloton", config);
   const settings = resolveCallSettings(config);
   const key = JSON.stringify([url, settings]);
   let client = clients.get(key);
   if (!client) {
-    client = createPelotonClient({ endpoint: url, ...settings });
+    // Imported at the first platform call: check and diff (a preview) never load the client and
+    // its transport (gRPC, protobuf).
+    client = import("../../clients/peloton/client").then((m) => m.createPelotonClient({ endpoint: url, ...settings }));
     clients.set(key, client);
   }
   return client;

@@ -1,4 +1,4 @@
-import { createVclusterClient, type VclusterClient } from "../../clients/vcluster/client";
+import type { VclusterClient } from "../../clients/vcluster/client";
 import type { VClusterRef } from "../../clients/vcluster/requests";
 import type { VClusterState } from "../../clients/vcluster/types";
 import { type ConfigReader, resolveCallSettings, resolveEndpoint } from "../../core/config";
@@ -6,19 +6,21 @@ import type { Deadline } from "../../core/deadline";
 import { ClusterformError } from "../../core/errors";
 import { OWNER_LABEL_KEY } from "../../core/naming";
 
-const clients = new Map<string, VclusterClient>();
+const clients = new Map<string, Promise<VclusterClient>>();
 
 /**
  * The vcluster client for the endpoint the configuration names now. Endpoints are resolved at every
  * call (never captured); clients are kept per endpoint so one run reuses its HTTP/2 connection.
  */
-export function vclusterClient(config: ConfigReader): VclusterClient {
+export function vclusterClient(config: ConfigReader): Promise<VclusterClient> {
   const { url } = resolveEndpoint("vcluster", config);
   const settings = resolveCallSettings(config);
   const key = JSON.stringify([url, settings]);
   let client = clients.get(key);
   if (!client) {
-    client = createVclusterClient({ endpoint: url, ...settings });
+    // Imported at the first platform call: check and diff (a preview) never load the client and
+    // its transport (gRPC, protobuf).
+    client = import("../../clients/vcluster/client").then((m) => m.createVclusterClient({ endpoint: url, ...settings }));
     clients.set(key, client);
   }
   return client;

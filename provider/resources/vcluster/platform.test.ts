@@ -30,7 +30,7 @@ beforeEach(async () => {
   await snapshotHandler.configure(config);
 });
 afterEach(async () => {
-  vclusterClient(config).close();
+  (await vclusterClient(config)).close();
   await t.close();
 });
 
@@ -56,7 +56,7 @@ describe("vcluster resources against the local control plane", () => {
   });
 
   it("notices completion through the watch faster than the poll interval of a 500 ms operation would", async () => {
-    const client = vclusterClient(config);
+    const client = await vclusterClient(config);
     await client.createVCluster({ ...ref, spec: {} });
     const outcome = await waitForPhase(client, ref, ["RUNNING"], new Deadline(10_000));
     const lagMs = Date.now() - Date.parse(outcome.state!.readyTime);
@@ -66,7 +66,7 @@ describe("vcluster resources against the local control plane", () => {
   });
 
   it("falls back to polling when the watch breaks mid-wait and still sees RUNNING", async () => {
-    const client = vclusterClient(config);
+    const client = await vclusterClient(config);
     await client.createVCluster({ ...ref, spec: {} });
     await t.http("POST", "/_local/faults", { api: "vcluster", action: "break-watch", message: "connection reset by peer" });
     const outcome = await waitForPhase(client, ref, ["RUNNING"], new Deadline(10_000));
@@ -101,7 +101,7 @@ describe("vcluster resources against the local control plane", () => {
   });
 
   it("refuses a vcluster of the same name that this resource did not create", async () => {
-    await vclusterClient(config).createVCluster({ ...ref, spec: {} });
+    await (await vclusterClient(config)).createVCluster({ ...ref, spec: {} });
     await expect(vclusterHandler.create(await checked(base))).rejects.toThrow(
       /^CreateVCluster vcluster "team-a\/dev": ALREADY_EXISTS: a vcluster of that name already exists in that namespace and this stack did not create it/,
     );
@@ -114,7 +114,7 @@ describe("vcluster resources against the local control plane", () => {
     expect(snap.outs).toMatchObject({ status: "READY", vclusterId: source.id });
     const restored = await vclusterHandler.create(await checked({ ...base, owner: "1111111111111111", name: "dev-copy", restoreFrom: snap.id }));
     expect(restored.outs).toMatchObject({ phase: "RUNNING", readyReplicas: 2 });
-    const live = await vclusterClient(config).getVCluster({ name: "dev-copy", namespace: "team-a" });
+    const live = await (await vclusterClient(config)).getVCluster({ name: "dev-copy", namespace: "team-a" });
     expect(live.labels).toEqual({ "clusterform.dev/owner": "1111111111111111" });
     expect(await writes()).toEqual(["CreateVCluster", "SnapshotVCluster", "RestoreVCluster", "UpdateVCluster"]);
     await snapshotHandler.delete(snap.id, snap.outs);

@@ -31,7 +31,7 @@ function foreignCluster(name: string): ClusterformError {
  * delete. Ours means: a name this resource derived, or a create this call sent.
  */
 async function createOrAdopt(ctx: CreateContext, inputs: ClusterInputs & Props, deadline: Deadline): Promise<void> {
-  const client = cmasshClient(ctx.config);
+  const client = await cmasshClient(ctx.config);
   const name = inputs.name!;
   let sent = false;
   for (let attempt = 1; ; attempt++) {
@@ -72,11 +72,11 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
     await createOrAdopt(ctx, inputs, deadline);
     const name = inputs.name!;
     try {
-      const { cluster } = await waitForRunning(cmasshClient(ctx.config), name, deadline, ctx.report.progress);
+      const { cluster } = await waitForRunning((await cmasshClient(ctx.config)), name, deadline, ctx.report.progress);
       return { id: name, outs: outputsOf(cluster) };
     } catch (err) {
       // The cluster exists: record it (with __provider, so delete can run) rather than orphan it.
-      const seen = await findCluster(cmasshClient(ctx.config), name, deadline).catch(() => undefined);
+      const seen = await findCluster((await cmasshClient(ctx.config)), name, deadline).catch(() => undefined);
       const outs = { ...inputs, status: seen?.status ?? "UNKNOWN", statusMessage: seen?.statusMessage ?? "", kubeconfig: seen?.kubeconfig ?? "" };
       const message = err instanceof Error ? err.message : String(err);
       throw new PartialStateError(
@@ -89,12 +89,12 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
   },
 
   async read(ctx, id, props) {
-    const cluster = await findCluster(cmasshClient(ctx.config), id, readDeadline(props, CLUSTER_TIMEOUTS));
+    const cluster = await findCluster((await cmasshClient(ctx.config)), id, readDeadline(props, CLUSTER_TIMEOUTS));
     return cluster ? outputsOf(cluster) : undefined;
   },
 
   async update(ctx, id, olds, news, plan) {
-    const client = cmasshClient(ctx.config);
+    const client = await cmasshClient(ctx.config);
     const deadline = deadlineFor(news, "update", CLUSTER_TIMEOUTS);
     const upgraded = plan.updates.some((u) => u.field === "kubernetesVersion");
     if (upgraded) {
@@ -124,7 +124,7 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
   },
 
   async delete(ctx, id, props) {
-    const client = cmasshClient(ctx.config);
+    const client = await cmasshClient(ctx.config);
     const deadline = deadlineFor(props, "delete", CLUSTER_TIMEOUTS);
     try {
       await client.deleteCluster(id, { deadline });

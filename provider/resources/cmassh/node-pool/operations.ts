@@ -32,7 +32,7 @@ function foreignPool(clusterName: string, name: string): ClusterformError {
 /** Waits for the cluster to settle; a failure keeps the pool in the stack (it exists). */
 async function settle(ctx: OperationContext, clusterName: string, id: string, outs: Props, deadline: Deadline, after?: string): Promise<Props> {
   try {
-    const { cluster } = await waitForRunning(cmasshClient(ctx.config), clusterName, deadline, ctx.report.progress, after);
+    const { cluster } = await waitForRunning((await cmasshClient(ctx.config)), clusterName, deadline, ctx.report.progress, after);
     return { clusterStatus: cluster.status };
   } catch (err) {
     throw withPartialState(err, id, outs);
@@ -48,7 +48,7 @@ function addSpec(inputs: NodePoolInputs, name: string) {
  * again at the desired size, with a warning, since cma-ssh gives no other way to notice it.
  */
 async function scaleOrReAdd(ctx: OperationContext, news: NodePoolInputs, clusterName: string, name: string, deadline: Deadline): Promise<void> {
-  const client = cmasshClient(ctx.config);
+  const client = await cmasshClient(ctx.config);
   try {
     await client.scaleNodePool(clusterName, [{ name, count: news.count }], { deadline });
     return;
@@ -71,7 +71,7 @@ async function scaleOrReAdd(ctx: OperationContext, news: NodePoolInputs, cluster
  */
 export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
   async create(ctx, inputs) {
-    const client = cmasshClient(ctx.config);
+    const client = await cmasshClient(ctx.config);
     const deadline = deadlineFor(inputs, "create", NODE_POOL_TIMEOUTS);
     const { clusterName, count } = inputs;
     const name = inputs.name!;
@@ -102,7 +102,7 @@ export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
 
   async read(ctx, id, props) {
     const { clusterName } = parseId(id, props);
-    const cluster = await findCluster(cmasshClient(ctx.config), clusterName, readDeadline(props, NODE_POOL_TIMEOUTS));
+    const cluster = await findCluster((await cmasshClient(ctx.config)), clusterName, readDeadline(props, NODE_POOL_TIMEOUTS));
     return cluster ? { clusterStatus: cluster.status } : undefined;
   },
 
@@ -115,7 +115,7 @@ export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
   },
 
   async delete(ctx, id, props) {
-    const client = cmasshClient(ctx.config);
+    const client = await cmasshClient(ctx.config);
     const deadline = deadlineFor(props, "delete", NODE_POOL_TIMEOUTS);
     const { clusterName, name } = parseId(id, props);
     try {

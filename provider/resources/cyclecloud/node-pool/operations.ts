@@ -85,7 +85,7 @@ async function converge(ctx: OperationContext | CreateContext, client: CycleClou
  */
 export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
   async create(ctx, inputs) {
-    const client = cycleCloudClient(ctx.config);
+    const client = await cycleCloudClient(ctx.config);
     const deadline = deadlineFor(inputs, "create", NODE_POOL_TIMEOUTS);
     const status = await client.getClusterStatus(inputs.clusterName, false, { deadline });
     const state: PoolState = { nodeIds: [], requestSeq: 0, lastOperationId: "", coresPerNode: coresPerNodeOf(status, inputs) };
@@ -94,7 +94,7 @@ export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
   },
 
   async read(ctx, _id, props) {
-    const client = cycleCloudClient(ctx.config);
+    const client = await cycleCloudClient(ctx.config);
     const state = stateOf(props);
     let records: NodeRecord[];
     try {
@@ -116,13 +116,13 @@ export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
   },
 
   async update(ctx, _id, olds, news) {
-    const client = cycleCloudClient(ctx.config);
+    const client = await cycleCloudClient(ctx.config);
     const deadline = deadlineFor(news, "update", NODE_POOL_TIMEOUTS);
     return converge(ctx, client, news, stateOf(olds), deadline);
   },
 
   async delete(ctx, _id, props) {
-    const client = cycleCloudClient(ctx.config);
+    const client = await cycleCloudClient(ctx.config);
     const deadline = deadlineFor(props, "delete", NODE_POOL_TIMEOUTS);
     const cluster = String(props.clusterName);
     let records: NodeRecord[];

@@ -53,7 +53,7 @@ function outputsOf(info: ResourcePoolInfo): Props {
  * failure is followed by a look before another create: the first may have landed.
  */
 async function createOrAdopt(ctx: CreateContext, inputs: ResourcePoolInputs, deadline: Deadline): Promise<void> {
-  const client = pelotonClient(ctx.config);
+  const client = await pelotonClient(ctx.config);
   const id = inputs.respoolId!;
   const operation = `CreateResourcePool pool ${q(inputs.name)} (id ${id})`;
   let sent = false;
@@ -104,17 +104,17 @@ export const resourcePoolOperations: ResourceOperations<ResourcePoolInputs> = {
     const deadline = deadlineFor(inputs, "create", POOL_TIMEOUTS);
     await createOrAdopt(ctx, inputs, deadline);
     const id = inputs.respoolId!;
-    const { respool } = await pelotonClient(ctx.config).getResourcePool(id, { deadline });
+    const { respool } = await (await pelotonClient(ctx.config)).getResourcePool(id, { deadline });
     return { id, outs: outputsOf(respool) };
   },
 
   async read(ctx, id, props) {
-    const found = await orMissing(() => pelotonClient(ctx.config).getResourcePool(id, { deadline: readDeadline(props, POOL_TIMEOUTS) }));
+    const found = await orMissing(async () => (await pelotonClient(ctx.config)).getResourcePool(id, { deadline: readDeadline(props, POOL_TIMEOUTS) }));
     return found ? outputsOf(found.respool) : undefined;
   },
 
   async update(ctx, id, olds, news) {
-    const client = pelotonClient(ctx.config);
+    const client = await pelotonClient(ctx.config);
     const deadline = deadlineFor(news, "update", POOL_TIMEOUTS);
     const parent = typeof olds.parentId === "string" && olds.parentId ? olds.parentId : await parentId(client, news.parent, deadline);
     await client.updateResourcePool(id, toPoolSpec(news, parent), { deadline });
@@ -122,7 +122,7 @@ export const resourcePoolOperations: ResourceOperations<ResourcePoolInputs> = {
   },
 
   async delete(ctx, id, props) {
-    const client = pelotonClient(ctx.config);
+    const client = await pelotonClient(ctx.config);
     const deadline = deadlineFor(props, "delete", POOL_TIMEOUTS);
     try {
       await client.deleteResourcePool(id, { deadline });

@@ -27,7 +27,7 @@ beforeEach(async () => {
   await statelessJobHandler.configure(config);
 });
 afterEach(async () => {
-  pelotonClient(config).close();
+  (await pelotonClient(config)).close();
   await t.close();
 });
 

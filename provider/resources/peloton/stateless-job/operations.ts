@@ -21,8 +21,8 @@ const CONFIG_FIELDS = Object.entries(statelessJobPolicies)
   .filter(([, p]) => p.kind === "update" && p.operation === "ReplaceJob")
   .map(([field]) => field);
 
-function rolloutContext(ctx: OperationContext, jobId: string, deadline: Deadline): RolloutContext {
-  return { client: pelotonClient(ctx.config), jobId, deadline, progress: ctx.report.progress, warn: ctx.report.warn };
+async function rolloutContext(ctx: OperationContext, jobId: string, deadline: Deadline): Promise<RolloutContext> {
+  return { client: (await pelotonClient(ctx.config)), jobId, deadline, progress: ctx.report.progress, warn: ctx.report.warn };
 }
 
 /**
@@ -31,7 +31,7 @@ function rolloutContext(ctx: OperationContext, jobId: string, deadline: Deadline
  * A transient failure is followed by a look before another create: the first may have landed.
  */
 async function createOrAdopt(ctx: CreateContext, inputs: StatelessJobInputs, deadline: Deadline): Promise<JobDetail | undefined> {
-  const client = pelotonClient(ctx.config);
+  const client = await pelotonClient(ctx.config);
   const jobId = inputs.jobId!;
   const policy = toUpdateSpec(inputs.updatePolicy);
   let sent = false;
@@ -76,7 +76,7 @@ export function recorded(olds: Props, news: StatelessJobInputs & Props, applied:
 }
 
 async function outputsNow(ctx: OperationContext, jobId: string, deadline: Deadline): Promise<Props> {
-  return jobOutputs(jobId, await pelotonClient(ctx.config).getJob(jobId, { deadline }));
+  return jobOutputs(jobId, await (await pelotonClient(ctx.config)).getJob(jobId, { deadline }));
 }
 
 /** Peloton stateless jobs: configuration by ReplaceJob rollouts, run state by StopJob/StartJob. */
@@ -85,7 +85,7 @@ export const statelessJobOperations: ResourceOperations<StatelessJobInputs> = {
     const deadline = deadlineFor(inputs, "create", JOB_TIMEOUTS);
     const jobId = inputs.jobId!;
     const adopted = await createOrAdopt(ctx, inputs, deadline);
-    const rc = rolloutContext(ctx, jobId, deadline);
+    const rc = await rolloutContext(ctx, jobId, deadline);
     try {
       if (adopted) await rollTo(rc, inputs, true, adopted);
       else {
@@ -111,13 +111,13 @@ export const statelessJobOperations: ResourceOperations<StatelessJobInputs> = {
   },
 
   async read(ctx, id, props) {
-    const detail = await orMissing(() => pelotonClient(ctx.config).getJob(id, { deadline: readDeadline(props, JOB_TIMEOUTS) }));
+    const detail = await orMissing(async () => (await pelotonClient(ctx.config)).getJob(id, { deadline: readDeadline(props, JOB_TIMEOUTS) }));
     return detail ? jobOutputs(id, detail) : undefined;
   },
 
   async update(ctx, id, olds, news, plan) {
     const deadline = deadlineFor(news, "update", JOB_TIMEOUTS);
-    const rc = rolloutContext(ctx, id, deadline);
+    const rc = await rolloutContext(ctx, id, deadline);
     const changed = new Set(plan.updates.map((u) => u.field));
     // Nothing changed: the engine retries a create or update that failed; converge again.
     const retrying = plan.updates.length === 0;
@@ -142,7 +142,7 @@ export const statelessJobOperations: ResourceOperations<StatelessJobInputs> = {
 
   async delete(ctx, id, props) {
     const deadline = deadlineFor(props, "delete", JOB_TIMEOUTS);
-    const client = pelotonClient(ctx.config);
+    const client = await pelotonClient(ctx.config);
     const detail = await orMissing(() => client.getJob(id, { deadline }));
     if (!detail) return;
     const count = Number(props.instanceCount ?? 0);

@@ -177,7 +177,7 @@ const pick = (from: Props, keys: readonly string[]): Props => Object.fromEntries
 /** Senlin clusters: every change in place, every action waited for through its Location. */
 export const clusterOperations: ResourceOperations<ClusterInputs> = {
   async create(ctx, inputs) {
-    const client = senlinClient(ctx.config);
+    const client = await senlinClient(ctx.config);
     const run = runFor(ctx, client, deadlineFor(inputs, "create", CLUSTER_TIMEOUTS));
     const { id, adopted } = await createOrAdopt(ctx, run, inputs);
     const done = new Map<string, boolean>();
@@ -201,12 +201,12 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
   },
 
   async read(ctx, id, props) {
-    const cluster = await findCluster(senlinClient(ctx.config), id, readDeadline(props, CLUSTER_TIMEOUTS));
+    const cluster = await findCluster((await senlinClient(ctx.config)), id, readDeadline(props, CLUSTER_TIMEOUTS));
     return cluster ? outputsOf(cluster) : undefined;
   },
 
   async update(ctx, id, olds, news, plan) {
-    const client = senlinClient(ctx.config);
+    const client = await senlinClient(ctx.config);
     const run = runFor(ctx, client, deadlineFor(news, "update", CLUSTER_TIMEOUTS));
     const operations = new Set(plan.updates.map((u) => u.operation));
     // What the stack records if a step fails: the old inputs with every step that landed.
@@ -236,7 +236,7 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
   },
 
   async delete(ctx, id, props) {
-    const client = senlinClient(ctx.config);
+    const client = await senlinClient(ctx.config);
     const run = runFor(ctx, client, deadlineFor(props, "delete", CLUSTER_TIMEOUTS));
     if (!(await findCluster(client, id, run.deadline))) return;
     await detachAll(run, id);

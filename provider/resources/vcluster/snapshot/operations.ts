@@ -34,7 +34,7 @@ function key(inputs: Inputs): string {
 async function waitForSnapshottable(ctx: CreateContext, inputs: Inputs, deadline: Deadline): Promise<void> {
   const ref = { name: inputs.vclusterName, namespace: inputs.namespace };
   await waitForVCluster({
-    client: vclusterClient(ctx.config),
+    client: (await vclusterClient(ctx.config)),
     ref,
     deadline,
     target: "RUNNING (to take a snapshot)",
@@ -69,7 +69,7 @@ async function findOwn(client: VclusterClient, inputs: Inputs, operation: string
  * answer lost) the snapshot's name is looked up before it is sent again.
  */
 async function createOrAdopt(ctx: CreateContext, inputs: Inputs, deadline: Deadline): Promise<SnapshotState> {
-  const client = vclusterClient(ctx.config);
+  const client = await vclusterClient(ctx.config);
   const operation = `SnapshotVCluster snapshot ${JSON.stringify(key(inputs))} of vcluster ${JSON.stringify(inputs.vclusterName)}`;
   const existing = await findOwn(client, inputs, operation, deadline);
   if (existing) {
@@ -106,7 +106,7 @@ export const snapshotOperations: ResourceOperations<SnapshotInputs> = {
   async create(ctx, inputs) {
     const deadline = deadlineFor(inputs, "create", SNAPSHOT_TIMEOUTS);
     const first = await createOrAdopt(ctx, inputs, deadline);
-    const client = vclusterClient(ctx.config);
+    const client = await vclusterClient(ctx.config);
     try {
       const { value } = await waitFor({
         poll: () => client.getSnapshot({ id: first.id }, { deadline }),
@@ -126,7 +126,7 @@ export const snapshotOperations: ResourceOperations<SnapshotInputs> = {
 
   async read(ctx, id, props) {
     try {
-      return outputsOf(await vclusterClient(ctx.config).getSnapshot({ id }, { deadline: readDeadline(props, SNAPSHOT_TIMEOUTS) }));
+      return outputsOf(await (await vclusterClient(ctx.config)).getSnapshot({ id }, { deadline: readDeadline(props, SNAPSHOT_TIMEOUTS) }));
     } catch (err) {
       // Expired snapshots are gone as far as the server is concerned.
       if (isNotFound(err)) return undefined;
@@ -140,7 +140,7 @@ export const snapshotOperations: ResourceOperations<SnapshotInputs> = {
   },
 
   async delete(ctx, id, props) {
-    await vclusterClient(ctx.config).deleteSnapshot(id, { deadline: deadlineFor(props, "delete", SNAPSHOT_TIMEOUTS), force: true }).catch((err: unknown) => {
+    await (await vclusterClient(ctx.config)).deleteSnapshot(id, { deadline: deadlineFor(props, "delete", SNAPSHOT_TIMEOUTS), force: true }).catch((err: unknown) => {
       if (!isNotFound(err)) throw err;
     });
   },

@@ -76,7 +76,7 @@ async function sendRestore(client: VclusterClient, inputs: Inputs, deadline: Dea
  * @returns the vcluster as first seen; the caller waits for it.
  */
 export async function createOrAdopt(ctx: CreateContext, inputs: Inputs, deadline: Deadline): Promise<VClusterState> {
-  const client = vclusterClient(ctx.config);
+  const client = await vclusterClient(ctx.config);
   const existing = await findVCluster(client, refOf(inputs), deadline);
   if (existing) return adopt(ctx, inputs, existing);
   try {

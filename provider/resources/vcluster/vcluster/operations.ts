@@ -74,7 +74,7 @@ async function runSteps(
   deadline: Deadline,
   waitsOnly: Step[] = [],
 ): Promise<VClusterState | undefined> {
-  const client = vclusterClient(ctx.config);
+  const client = await vclusterClient(ctx.config);
   const ref = refOf(news);
   const applied: Props = { ...olds };
   let last: VClusterState | undefined;
@@ -95,7 +95,7 @@ async function runSteps(
 
 /** After create or restore: running, then scaled to the inputs if a snapshot said otherwise, then suspended if asked. */
 async function settleNew(ctx: OperationContext, news: Inputs, deadline: Deadline): Promise<{ state: VClusterState; kubeconfig: string }> {
-  const client = vclusterClient(ctx.config);
+  const client = await vclusterClient(ctx.config);
   const ref = refOf(news);
   let state = (await waitForPhase(client, ref, ["RUNNING", "SUSPENDED"], deadline, ctx.report.progress)).state!;
   const wantReplicas = news.replicas ?? state.spec.replicas;
@@ -133,7 +133,7 @@ export const vclusterOperations: ResourceOperations<VClusterInputs> = {
       return { id: state.id, outs: outputsOf(state, kubeconfig) };
     } catch (err) {
       // The vcluster exists: record it (with __provider, so delete can run) rather than orphan it.
-      const seen = await findVCluster(vclusterClient(ctx.config), refOf(inputs), deadline, true).catch(() => undefined);
+      const seen = await findVCluster((await vclusterClient(ctx.config)), refOf(inputs), deadline, true).catch(() => undefined);
       const message = err instanceof Error ? err.message : String(err);
       throw new PartialStateError(
         `${message}; the vcluster was created and is recorded in the stack: fix the cause and run \`pulumi up\` again, or replace it with \`pulumi up --replace <urn>\``,
@@ -145,7 +145,7 @@ export const vclusterOperations: ResourceOperations<VClusterInputs> = {
   },
 
   async read(ctx, _id, props) {
-    const live = await findVCluster(vclusterClient(ctx.config), refOf(props), readDeadline(props, VCLUSTER_TIMEOUTS), true);
+    const live = await findVCluster((await vclusterClient(ctx.config)), refOf(props), readDeadline(props, VCLUSTER_TIMEOUTS), true);
     return live ? { ...outputsOf(live, String(props.kubeconfig ?? "")), ...driftOf(live, props) } : undefined;
   },
 
@@ -156,13 +156,13 @@ export const vclusterOperations: ResourceOperations<VClusterInputs> = {
     // the phase the inputs ask for, so a vcluster still in ERROR fails the update again.
     const settle: Step[] = steps.length > 0 ? [] : [{ call: "UpdateVCluster", mask: [], waitFor: [news.suspended ? "SUSPENDED" : "RUNNING"] }];
     await runSteps(ctx, id, olds, news, steps, deadline, settle);
-    const live = await findVCluster(vclusterClient(ctx.config), refOf(news), deadline, true);
+    const live = await findVCluster((await vclusterClient(ctx.config)), refOf(news), deadline, true);
     if (!live) throw new ClusterformError({ code: "NotFound", platformCode: "NOT_FOUND", operation: `updating vcluster ${JSON.stringify(`${news.namespace}/${news.name}`)}`, platformMessage: "the vcluster disappeared during the update; run `pulumi refresh`, then `pulumi up`" });
     return outputsOf(live, String(olds.kubeconfig ?? ""));
   },
 
   async delete(ctx, _id, props) {
-    const client = vclusterClient(ctx.config);
+    const client = await vclusterClient(ctx.config);
     const ref = refOf(props);
     const deadline = deadlineFor(props, "delete", VCLUSTER_TIMEOUTS);
     try {
