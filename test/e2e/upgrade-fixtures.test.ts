@@ -2,6 +2,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync } from "node
 import * as path from "node:path";
 import type { Deployment } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { KINDS } from "../harness/all-kinds";
 import { changingSteps, type EngineStack, openStack, type RunResult, repoRoot, resourceSteps } from "../harness/engine";
 import { type LocalPlane, startLocalPlane } from "../harness/local-plane";
 import { workDir } from "../harness/paths";
@@ -33,18 +34,6 @@ interface StateResource {
   inputs?: Record<string, unknown>;
   outputs?: Record<string, unknown>;
 }
-
-/** Every resource kind of the package: the newest fixture must hold each of them. */
-const KINDS = [
-  "cmassh:Cluster",
-  "cmassh:NodePool",
-  "peloton:ResourcePool",
-  "peloton:StatelessJob",
-  "vcluster:VCluster",
-  "vcluster:Snapshot",
-  "senlin:Cluster",
-  "cyclecloud:NodePool",
-] as const;
 
 /**
  * The platform objects a resource of each kind stands for, as `<kind> <identity>` strings that
