@@ -36,7 +36,11 @@ const bothUp = () =>
     return { errors, comparison: await compareStacksWithPlane(a.plane, [a.stack, b.stack]) };
   })());
 
-matrixScenario("two stacks up at once on one plane", bothUp, ({ errors, comparison }, kind) => {
+/**
+ * Both runs succeeded and, for `kind`, the plane holds exactly the two states' objects: none
+ * orphaned, missing, duplicated or named by both stacks. Answers the kind's comparison.
+ */
+function expectBothTrue(errors: unknown[], comparison: Record<Kind, SharedComparison>, kind: Kind): SharedComparison {
   expect(errors).toEqual([undefined, undefined]);
   const c = comparison[kind];
   expect({ orphans: c.orphans, missing: c.missing, duplicates: c.duplicates, shared: c.shared }).toEqual({
@@ -45,6 +49,11 @@ matrixScenario("two stacks up at once on one plane", bothUp, ({ errors, comparis
     duplicates: [[], []],
     shared: [],
   });
+  return c;
+}
+
+matrixScenario("two stacks up at once on one plane", bothUp, ({ errors, comparison }, kind) => {
+  const c = expectBothTrue(errors, comparison, kind);
   expect(c.states.map((s) => s.length > 0)).toEqual([true, true]);
 });
 
@@ -122,14 +131,7 @@ matrixScenario(
     };
   },
   ({ errors, comparison, overlap, counts }, kind) => {
-    expect(errors).toEqual([undefined, undefined]);
-    const c = comparison[kind];
-    expect({ orphans: c.orphans, missing: c.missing, duplicates: c.duplicates, shared: c.shared }).toEqual({
-      orphans: [],
-      missing: [[], []],
-      duplicates: [[], []],
-      shared: [],
-    });
+    const c = expectBothTrue(errors, comparison, kind);
     const k = kind as keyof ManyChanges["overlap"];
     expect(c.states[0]).toHaveLength(counts[k]);
     // Created and changed at once: at least two of the platform's operations ran at the same time.
