@@ -1,3 +1,5 @@
+import { once } from "node:events";
+import net from "node:net";
 import { expect } from "vitest";
 import type { TestPlane } from "../../emulator/testing";
 import type { ConfigReader } from "../core/config";
@@ -76,7 +78,7 @@ function pick(props: Props, keys: readonly string[]): Props {
 }
 
 /** Asserts the three failures: a wrong-shaped id (no call at all), an id that does not exist, an unreachable endpoint. */
-export async function importFailures(rt: Omit<RoundTrip, "id" | "created">, badShape: string, missing: string, unreachable: ConfigReader): Promise<void> {
+export async function importFailures(rt: Omit<RoundTrip, "id" | "created">, badShape: string, missing: string): Promise<void> {
   const { kind, idShape } = rt.importer.definition;
   const since = await lastSeq(rt.t);
   await expect(rt.importer.importObject(badShape, IMPORT_IDENTITY, rt.config)).rejects.toThrow(
@@ -87,12 +89,19 @@ export async function importFailures(rt: Omit<RoundTrip, "id" | "created">, badS
     `importing ${kind} ${JSON.stringify(missing)}: IMPORT_NOT_FOUND: no such object at ${rt.t.plane.url}; the import id of ${kind} is ${idShape}`,
   );
   expect(await writesSince(rt.t, since)).toEqual([]);
+  const unreachable = await unreachableConfig(rt.config);
   const err = await rt.importer.importObject(missing, IMPORT_IDENTITY, unreachable).catch((e: unknown) => e);
   expect(err).toBeInstanceOf(Error);
-  expect((err as Error).message).toMatch(new RegExp(`^importing ${kind} ${JSON.stringify(missing)} \\(\\w+ endpoint http://127\\.0\\.0\\.1:1 unreachable\\): `));
+  const prefix = `importing ${kind} ${JSON.stringify(missing)} (${rt.importer.definition.platform} endpoint ${unreachable.url} unreachable): `;
+  expect((err as Error).message.startsWith(prefix), (err as Error).message).toBe(true);
 }
 
-/** A configuration whose endpoint nothing listens on, retried for no time at all. */
-export function unreachableConfig(config: ConfigReader): ConfigReader {
-  return { get: (key) => (key === "clusterform:endpoint" ? "http://127.0.0.1:1" : key === "clusterform:unreachableTimeout" ? "0s" : config.get(key)) };
+/** A configuration whose endpoint nothing listens on (a port just freed), retried for no time at all. */
+export async function unreachableConfig(config: ConfigReader): Promise<ConfigReader & { url: string }> {
+  const server = net.createServer().listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  const url = `http://127.0.0.1:${port}`;
+  return { url, get: (key) => (key === "clusterform:endpoint" ? url : key === "clusterform:unreachableTimeout" ? "0s" : config.get(key)) };
 }

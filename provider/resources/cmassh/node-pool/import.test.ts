@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../../../../emulator/testing";
 import type { ConfigReader } from "../../../core/config";
-import { importFailures, importRoundTrip, unreachableConfig } from "../../import-testing";
+import { importFailures, importRoundTrip } from "../../import-testing";
 import { clusterHandler } from "../cluster";
 import { nodePoolHandler } from ".";
 import { nodePoolImport } from "./import";
@@ -37,6 +37,6 @@ describe("cmassh:NodePool import", () => {
   });
 
   it("fails clearly on a wrong-shaped id, a pool of a cluster that does not exist and an unreachable endpoint", async () => {
-    await importFailures({ t, config, handler: nodePoolHandler, importer: nodePoolImport }, "batch", "gone/batch", unreachableConfig(config));
+    await importFailures({ t, config, handler: nodePoolHandler, importer: nodePoolImport }, "batch", "gone/batch");
   });
 });
