@@ -26,6 +26,11 @@ export interface LiveObject {
   inputs: Props;
   /** The outputs, as create records them (secrets such as a kubeconfig included: the schema marks them). */
   outputs: Props;
+  /**
+   * Inputs `check` reads as the old ones, for kinds whose check derives an id from them (a Peloton
+   * pool's or job's UUID): the object's own id is kept instead of one derived for the importer. @default {}
+   */
+  prior?: Props;
 }
 
 /** How one resource kind is imported. */
@@ -103,7 +108,7 @@ export function defineImport(handler: ResourceHandler, def: ImportDefinition): I
         throw importError(def, id, "NotFound", "IMPORT_NOT_FOUND", `no such object at ${where}; ${expected}`);
       }
       const raw = { ...def.placeholders, ...live.inputs, owner: identity.owner, resourceName: identity.resourceName };
-      const checked = await handler.check({}, raw);
+      const checked = await handler.check(live.prior ? { ...live.prior, owner: identity.owner } : {}, raw);
       if (checked.failures && checked.failures.length > 0) {
         const reasons = checked.failures.map((f) => f.reason).join("; ");
         throw importError(def, id, "FailedPrecondition", "NOT_IMPORTABLE", `the object's settings are outside what Clusterform accepts: ${reasons}`);
