@@ -31,6 +31,8 @@ export interface LiveObject {
    * pool's or job's UUID): the object's own id is kept instead of one derived for the importer. @default {}
    */
   prior?: Props;
+  /** The inputs this object's platform could not report, when they differ by object. @default the definition's `unreported` */
+  unreported?: readonly string[];
 }
 
 /** How one resource kind is imported. */
@@ -114,7 +116,7 @@ export function defineImport(handler: ResourceHandler, def: ImportDefinition): I
         throw importError(def, id, "FailedPrecondition", "NOT_IMPORTABLE", `the object's settings are outside what Clusterform accepts: ${reasons}`);
       }
       const { __provider, ...normalized } = checked.inputs as Props;
-      const unreported = def.unreported.filter((field) => live.inputs[field] === undefined);
+      const unreported = (live.unreported ?? def.unreported).filter((field) => live.inputs[field] === undefined);
       const inputs = Object.fromEntries(Object.entries(normalized).filter(([field]) => !unreported.includes(field)));
       const marker = unreported.length > 0 ? { [IMPORT_UNREPORTED]: unreported } : {};
       return { id, props: { ...inputs, ...live.outputs, ...marker }, inputs };
