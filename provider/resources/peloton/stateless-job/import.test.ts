@@ -77,6 +77,22 @@ describe("peloton:StatelessJob import", () => {
     await importRoundTrip({ t, config, handler: statelessJobHandler, importer: statelessJobImport, id, created });
   });
 
+  it("imports a stopped job with desiredState KILLED", async () => {
+    const created = (
+      await statelessJobHandler.check({}, {
+        ...identity("batch", "3333333333333333"),
+        name: "batch",
+        respoolId,
+        instanceCount: 1,
+        desiredState: "KILLED",
+        defaultSpec: { containers: [{ name: "batch", image: "batch:1", resources: { cpu: 0.25, memoryMb: 32 } }] },
+      })
+    ).inputs;
+    const { id } = await statelessJobHandler.create(created);
+    const result = await importRoundTrip({ t, config, handler: statelessJobHandler, importer: statelessJobImport, id, created });
+    expect(result.inputs.desiredState).toBe("KILLED");
+  });
+
   it("fails clearly on a wrong-shaped id, a job that does not exist and an unreachable endpoint", async () => {
     await importFailures({ t, config, handler: statelessJobHandler, importer: statelessJobImport }, "web", "00000000-0000-4000-8000-000000000000");
   });

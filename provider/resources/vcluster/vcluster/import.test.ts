@@ -53,6 +53,14 @@ describe("vcluster:VCluster import", () => {
     expect(result.inputs).toEqual({ name: "bare", namespace: "team-a", autoNamed: false, ...SERVER_DEFAULTS, owner: "fedcba9876543210", resourceName: "imported" });
   });
 
+  it("imports a suspended vcluster with suspended: true", async () => {
+    const created = (await vclusterHandler.check({}, { ...identity, name: "idle", namespace: "team-b", ...SERVER_DEFAULTS, suspended: true })).inputs;
+    const { id } = await vclusterHandler.create(created);
+    const result = await importRoundTrip({ t, config, handler: vclusterHandler, importer: vclusterImport, id, created });
+    expect(result.inputs.suspended).toBe(true);
+    expect(result.props.phase).toBe("SUSPENDED");
+  });
+
   it("fails clearly on a wrong-shaped id, a vcluster that does not exist and an unreachable endpoint", async () => {
     await importFailures({ t, config, handler: vclusterHandler, importer: vclusterImport }, "team-a/dev", "vc-0-0");
   });
