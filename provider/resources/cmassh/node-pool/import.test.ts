@@ -2,24 +2,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../../../../emulator/testing";
 import type { ConfigReader } from "../../../core/config";
 import { importFailures, importRoundTrip } from "../../import-testing";
-import { clusterHandler } from "../cluster";
 import { nodePoolHandler } from ".";
 import { nodePoolImport } from "./import";
 
-const cluster = { __provider: "p", owner: "0123456789abcdef", resourceName: "prod", name: "prod-eu", kubernetesVersion: "1.31.6", controlPlane: { instanceType: "standard", count: 1 } };
 const pool = { __provider: "p", owner: "0123456789abcdef", resourceName: "batch", name: "batch", clusterName: "prod-eu", instanceType: "gpu", count: 2, labels: { team: "ml" } };
 
 let t: TestPlane;
 let config: ConfigReader;
 let created: Record<string, unknown>;
 let id: string;
-// One plane, cluster and pool for the file: each create waits out cma-ssh's settling time.
+// One plane, cluster and pool for the file: a pool create waits out cma-ssh's settling time.
 beforeAll(async () => {
   t = await startTestPlane({ timeScale: 0 });
   config = { get: (key) => (key === "clusterform:endpoint" ? t.plane.url : undefined) };
-  await clusterHandler.configure(config);
   await nodePoolHandler.configure(config);
-  await clusterHandler.create((await clusterHandler.check({}, cluster)).inputs);
+  // The cluster straight on the platform: only the pool is created (and imported) through the provider.
+  await t.cmassh.createCluster({ name: "prod-eu", k8sVersion: "1.31.6", controlPlaneNodes: { instanceType: "standard", count: 1 } });
   created = (await nodePoolHandler.check({}, pool)).inputs;
   ({ id } = await nodePoolHandler.create(created));
 });
