@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { COMMON_IGNORED } from "../core/planner";
@@ -115,6 +117,17 @@ describe("importerFor", () => {
   it("knows every resource kind", async () => {
     expect([...IMPORTABLE_TYPES].sort()).toEqual([...KINDS].sort());
     for (const kind of KINDS) expect((await importerFor(kind)).definition.kind).toBe(kind);
+  });
+
+  it("has an example id of the right shape for every kind, and docs/import.md lists both with the unreported inputs", async () => {
+    const doc = readFileSync(join(__dirname, "../../docs/import.md"), "utf8");
+    for (const kind of KINDS) {
+      const { idPattern, idExample, unreported } = (await importerFor(kind)).definition;
+      expect(idPattern.test(idExample), `${kind} example ${idExample}`).toBe(true);
+      const row = doc.split("\n").find((line) => line.startsWith(`| \`${kind}\` |`));
+      expect(row, kind).toBeDefined();
+      for (const text of [`\`${idExample}\``, ...unreported.map((f) => `\`${f}\``)]) expect(row, kind).toContain(text);
+    }
   });
 
   it("names the importable types for one it does not know", async () => {
