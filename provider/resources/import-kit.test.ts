@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { COMMON_IGNORED } from "../core/planner";
-import { defineImport, type ImportDefinition, type LiveObject } from "./import-kit";
+import { ownerMarker } from "../core/naming";
+import { defineImport, type ImportDefinition, importIdentityOf, type LiveObject } from "./import-kit";
 import { IMPORTABLE_TYPES, importerFor } from "./imports";
 import { defineResource, IMPORT_UNREPORTED, withUnreportedAdopted } from "./kit";
 
@@ -92,6 +93,20 @@ describe("defineImport", () => {
   it("fails when the live object's settings are outside what check accepts", async () => {
     const { importer } = widgetImport(() => ({ inputs: { name: "a", size: "big" }, outputs: {} }));
     await expect(importer.importObject("w-1", ID, config)).rejects.toThrow(/^importing test:Widget "w-1": NOT_IMPORTABLE: the object's settings are outside what Clusterform accepts: size/);
+  });
+});
+
+describe("importIdentityOf", () => {
+  it.each<[string, string, string, string]>([
+    ["urn:pulumi:dev::clusters::clusterform:cmassh:Cluster::prod", "dev", "clusters", "prod"],
+    ["urn:pulumi:dev::clusters::my:Component$clusterform:cmassh:NodePool::gpu", "dev", "clusters", "gpu"],
+    ["urn:pulumi:dev::clusters::clusterform:cmassh:Cluster::a::b", "dev", "clusters", "a::b"],
+  ])("reads %s as the SDK's owner marker and name", (urn, stack, project, name) => {
+    expect(importIdentityOf(urn)).toEqual({ owner: ownerMarker(project, stack, name), resourceName: name });
+  });
+
+  it.each(["prod", "urn:pulumi:dev::clusters::clusterform:cmassh:Cluster", "urn:pulumi:dev::clusters::clusterform:cmassh:Cluster::"])("refuses %j, naming it", (urn) => {
+    expect(() => importIdentityOf(urn)).toThrow(`clusterform: cannot read the resource's identity from URN ${JSON.stringify(urn)}: expected urn:pulumi:<stack>::<project>::<type>::<name>`);
   });
 });
 

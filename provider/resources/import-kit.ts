@@ -1,5 +1,6 @@
 import { type ConfigReader, type Platform, resolveEndpoint } from "../core/config";
 import { ClusterformError } from "../core/errors";
+import { ownerMarker } from "../core/naming";
 import { reporterFor } from "../engine-log";
 import type { ResourceHandler } from "../registry";
 import { IMPORT_UNREPORTED, type OperationContext } from "./kit";
@@ -18,6 +19,22 @@ export interface ImportIdentity {
   owner: string;
   /** The Pulumi resource name. */
   resourceName: string;
+}
+
+/**
+ * The identity of the resource a URN names, as the SDK would send it for that resource:
+ * `urn:pulumi:<stack>::<project>::<type>::<name>` gives `ownerMarker(project, stack, name)` and the name.
+ * @throws Error naming the URN when it is not of that form.
+ */
+export function importIdentityOf(urn: string): ImportIdentity {
+  const parts = urn.startsWith("urn:pulumi:") ? urn.slice("urn:pulumi:".length).split("::") : [];
+  if (parts.length < 4 || parts.slice(0, 3).some((p) => p === "") || parts[3] === "") {
+    throw new Error(`clusterform: cannot read the resource's identity from URN ${q(urn)}: expected urn:pulumi:<stack>::<project>::<type>::<name>`);
+  }
+  // The name is everything after the type: a name may itself hold "::".
+  const [stack, project, , ...name] = parts;
+  const resourceName = name.join("::");
+  return { owner: ownerMarker(project, stack, resourceName), resourceName };
 }
 
 /** What the platform reports of one object, as raw inputs and outputs. */
