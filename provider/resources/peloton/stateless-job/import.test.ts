@@ -50,6 +50,7 @@ describe("peloton:StatelessJob import", () => {
             },
           ],
         },
+        instanceSpec: { "1": { revocable: true, containers: [{ name: "web", image: "nginx:1.28", resources: { cpu: 1, memoryMb: 128, gpu: 1 }, readinessCheck: { command: "curl -f localhost", enabled: false, timeoutSecs: 2 } }] } },
         sla: { priority: 2, preemptible: true },
         labels: { team: "web" },
         jobOwner: "alice",
