@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../../../../emulator/testing";
 import type { ConfigReader } from "../../../core/config";
-import { importFailures, importRoundTrip, IMPORT_IDENTITY } from "../../import-testing";
+import { importFailures, importRoundTrip, IMPORT_IDENTITY } from "../../testing";
 import { nodePoolHandler } from ".";
 import { nodePoolImport } from "./import";
 

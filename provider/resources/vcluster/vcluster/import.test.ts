@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../../../../emulator/testing";
 import type { ConfigReader } from "../../../core/config";
-import { importFailures, importRoundTrip } from "../../import-testing";
+import { importFailures, importRoundTrip } from "../../testing";
 import { vclusterClient } from "../common";
 import { vclusterHandler } from ".";
 import { vclusterImport } from "./import";

@@ -7,7 +7,7 @@ import type { ResourceHandler } from "../registry";
 import type { ImportHandler, ImportIdentity, ImportResult } from "./import-kit";
 import { IMPORT_UNREPORTED } from "./kit";
 
-// Shared steps of the per-kind import tests (provider/resources/*/*/import.test.ts).
+// Test helpers of provider/resources (not built into the package). Shared steps of the per-kind import tests (provider/resources/*/*/import.test.ts).
 
 type Props = Record<string, unknown>;
 
