@@ -1,4 +1,5 @@
 import { type ConfigReader, type Platform, resolveEndpoint } from "../core/config";
+import type { Kind } from "../definition/kind";
 import { ClusterformError } from "../core/errors";
 import { ownerMarker } from "../core/naming";
 import { reporterFor } from "../engine-log";
@@ -35,6 +36,16 @@ export function importIdentityOf(urn: string): ImportIdentity {
   const [stack, project, , ...name] = parts;
   const resourceName = name.join("::");
   return { owner: ownerMarker(project, stack, resourceName), resourceName };
+}
+
+/**
+ * The import facts of a kind, from its definition (provider/resources/<api>/<kind>/schema.ts), where
+ * each is written once: its type, the id's shape and example, the inputs its platform cannot report.
+ * @throws Error when the definition states no import id (a programming error).
+ */
+export function importFieldsOf(kind: Pick<Kind, "type" | "importId">): Pick<ImportDefinition, "kind" | "idShape" | "idExample" | "unreported"> {
+  if (!kind.importId) throw new Error(`${kind.type}: the definition states no importId`);
+  return { kind: kind.type, idShape: kind.importId.shape, idExample: kind.importId.example, unreported: kind.importId.unreported ?? [] };
 }
 
 /** What the platform reports of one object, as raw inputs and outputs. */

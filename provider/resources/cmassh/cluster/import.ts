@@ -1,8 +1,8 @@
-import { defineImport } from "../../import-kit";
+import { defineImport, importFieldsOf } from "../../import-kit";
 import { readDeadline } from "../../fields";
 import { cmasshClient, findCluster } from "../common";
 import { clusterHandler } from ".";
-import { CLUSTER_TIMEOUTS } from "./schema";
+import { CLUSTER_TIMEOUTS, clusterKind } from "./schema";
 
 /**
  * Import of `cmassh:Cluster` by its name, the id create records. cma-ssh's GetCluster reports only
@@ -10,12 +10,9 @@ import { CLUSTER_TIMEOUTS } from "./schema";
  * the program (a preview right after the import takes them as they are written).
  */
 export const clusterImport = defineImport(clusterHandler, {
-  kind: "cmassh:Cluster",
+  ...importFieldsOf(clusterKind),
   platform: "cmassh",
   idPattern: /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/,
-  idShape: "the cluster name (a DNS-1123 label)",
-  idExample: "prod-eu",
-  unreported: ["kubernetesVersion", "controlPlane"],
   placeholders: { kubernetesVersion: "0.0.1", controlPlane: { instanceType: "standard", count: 1 } },
   async read(ctx, id) {
     const cluster = await findCluster(await cmasshClient(ctx.config), id, readDeadline({}, CLUSTER_TIMEOUTS));

@@ -1,8 +1,8 @@
-import { defineImport } from "../../import-kit";
+import { defineImport, importFieldsOf } from "../../import-kit";
 import { readDeadline } from "../../fields";
 import { cmasshClient, findCluster } from "../common";
 import { nodePoolHandler } from ".";
-import { NODE_POOL_TIMEOUTS } from "./schema";
+import { NODE_POOL_TIMEOUTS, nodePoolKind } from "./schema";
 
 const LABEL = "[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?";
 
@@ -14,12 +14,9 @@ const LABEL = "[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?";
  * Pulumi). Machine type, count and labels must be written in the program.
  */
 export const nodePoolImport = defineImport(nodePoolHandler, {
-  kind: "cmassh:NodePool",
+  ...importFieldsOf(nodePoolKind),
   platform: "cmassh",
   idPattern: new RegExp(`^${LABEL}/${LABEL}$`),
-  idShape: "`<cluster name>/<pool name>` (two DNS-1123 labels)",
-  idExample: "prod-eu/general",
-  unreported: ["instanceType", "count", "labels"],
   placeholders: { instanceType: "standard", count: 0 },
   async read(ctx, id) {
     const [clusterName, name] = id.split("/");

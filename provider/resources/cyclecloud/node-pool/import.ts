@@ -1,13 +1,13 @@
 import type { NodeRecord } from "../../../clients/cyclecloud/types";
 import { deepEqual } from "../../../core/planner";
-import { defineImport } from "../../import-kit";
+import { defineImport, importFieldsOf } from "../../import-kit";
 import { readDeadline } from "../../fields";
 import { cycleCloudClient, isClusterNotFound } from "../common";
 import { nodePoolHandler } from ".";
 import { bucketOf, type PoolState } from "./converge";
 import { outputsOf } from "./operations";
 import { requestIdBase, roleOf } from "./pool";
-import { NODE_POOL_TIMEOUTS, RESERVED_ATTRIBUTES, nodePoolReplaceFields } from "./schema";
+import { NODE_POOL_TIMEOUTS, RESERVED_ATTRIBUTES, nodePoolReplaceFields, nodePoolKind } from "./schema";
 
 type Props = Record<string, unknown>;
 
@@ -15,7 +15,8 @@ const NAME = "[A-Za-z0-9][A-Za-z0-9_.-]{0,63}";
 /** A request-id base Clusterform made: the owner marker is in it, so candidate inputs can be checked against its hash. */
 const OWN_BASE = /^clusterform-([0-9a-f]{16})-[0-9a-f]{8}$/;
 /** Inputs a node record does not show; known only when the base's hash confirms them unset. */
-const HIDDEN_INPUTS = ["nameFormat", "nameOffset", "nodeAttributes"];
+/** The inputs the nodes cannot report unless the request base confirms them. */
+const HIDDEN_INPUTS = nodePoolKind.importId?.unreported ?? [];
 
 /** The request sequence number of a node of the pool: the part of its request id after the base. */
 function seqOf(node: NodeRecord, base: string): number | undefined {
@@ -40,7 +41,7 @@ function customAttributes(node: NodeRecord, defaults: Props): Props | undefined 
  * Clusterform did not make, or a pool created with a name format or offset) the observed machine
  * type and placement group are reported and the rest is left to the program.
  */
-function shapingInputs(base: string, inputs: Props, node: NodeRecord, defaults: Props): { inputs: Props; unreported?: string[] } {
+function shapingInputs(base: string, inputs: Props, node: NodeRecord, defaults: Props): { inputs: Props; unreported?: readonly string[] } {
   const owner = OWN_BASE.exec(base)?.[1];
   const observed = { machineType: node.MachineType, placementGroupId: node.PlacementGroupId as string | undefined, nodeAttributes: customAttributes(node, defaults) };
   if (owner) {
@@ -65,12 +66,9 @@ function shapingInputs(base: string, inputs: Props, node: NodeRecord, defaults: 
  * hash confirms them; otherwise name format, name offset and attributes must be written in the program.
  */
 export const nodePoolImport = defineImport(nodePoolHandler, {
-  kind: "cyclecloud:NodePool",
+  ...importFieldsOf(nodePoolKind),
   platform: "cyclecloud",
   idPattern: new RegExp(`^${NAME}/${NAME}/[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$`),
-  idShape: "`<cluster>/<nodearray>/<request-id base>` (the base starts the pool's nodes' RequestId, e.g. `clusterform-<owner>-<hash>`)",
-  idExample: "demo/execute/clusterform-0123456789abcdef-1a2b3c4d",
-  unreported: HIDDEN_INPUTS,
   async read(ctx, id) {
     const [clusterName, nodearray, base] = id.split("/");
     const client = await cycleCloudClient(ctx.config);

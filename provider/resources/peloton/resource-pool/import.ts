@@ -1,10 +1,10 @@
 import { ReservationType, type ResourcePoolSpec } from "../../../../proto/gen/peloton/api/v1alpha/respool/respool_pb";
-import { defineImport } from "../../import-kit";
+import { defineImport, importFieldsOf } from "../../import-kit";
 import { readDeadline } from "../../fields";
 import { orMissing, pelotonClient } from "../common";
 import { resourcePoolHandler } from ".";
 import { outputsOf } from "./operations";
-import { POOL_TIMEOUTS, ROOT } from "./schema";
+import { POOL_TIMEOUTS, ROOT, resourcePoolKind } from "./schema";
 
 type Props = Record<string, unknown>;
 
@@ -36,12 +36,9 @@ function inputsOf(spec: ResourcePoolSpec | undefined, parent: string): Props {
  * top-level pools), so a program that named it by path writes the id instead.
  */
 export const resourcePoolImport = defineImport(resourcePoolHandler, {
-  kind: "peloton:ResourcePool",
+  ...importFieldsOf(resourcePoolKind),
   platform: "peloton",
   idPattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
-  idShape: "the resource pool id (a UUID)",
-  idExample: "7d2c1f7e-0b6a-8c3d-9e4f-5a6b7c8d9e0f",
-  unreported: [],
   async read(ctx, id) {
     const found = await orMissing(async () => (await pelotonClient(ctx.config)).getResourcePool(id, { deadline: readDeadline({}, POOL_TIMEOUTS) }));
     if (!found) return undefined;

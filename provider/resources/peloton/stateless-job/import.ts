@@ -1,11 +1,11 @@
 import { JobState } from "../../../../proto/gen/peloton/api/v1alpha/job/stateless/stateless_pb";
-import { defineImport } from "../../import-kit";
+import { defineImport, importFieldsOf } from "../../import-kit";
 import { readDeadline } from "../../fields";
 import { orMissing, pelotonClient } from "../common";
 import { statelessJobHandler } from ".";
 import { jobInputsOf } from "./import-spec";
 import { jobOutputs } from "./job-status";
-import { JOB_TIMEOUTS } from "./schema";
+import { JOB_TIMEOUTS, statelessJobKind } from "./schema";
 
 /**
  * Import of `peloton:StatelessJob` by its job id (a UUID), the id create records. Peloton reports
@@ -14,12 +14,9 @@ import { JOB_TIMEOUTS } from "./schema";
  * not a state) are not stored on the job: write them in the program if you use them.
  */
 export const statelessJobImport = defineImport(statelessJobHandler, {
-  kind: "peloton:StatelessJob",
+  ...importFieldsOf(statelessJobKind),
   platform: "peloton",
   idPattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
-  idShape: "the job id (a UUID)",
-  idExample: "3f1e2d3c-4b5a-8697-a8b9-c0d1e2f3a4b5",
-  unreported: ["updatePolicy", "restartNonce"],
   async read(ctx, id) {
     const detail = await orMissing(async () => (await pelotonClient(ctx.config)).getJob(id, { deadline: readDeadline({}, JOB_TIMEOUTS) }));
     const spec = detail?.jobInfo?.spec;

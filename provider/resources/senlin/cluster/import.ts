@@ -1,10 +1,10 @@
-import { defineImport } from "../../import-kit";
+import { defineImport, importFieldsOf } from "../../import-kit";
 import { readDeadline } from "../../fields";
 import { ClusterformError } from "../../../core/errors";
 import { senlinClient } from "../client";
 import { clusterHandler } from ".";
 import { outputsOf } from "./operations";
-import { CLUSTER_TIMEOUTS, DEFAULT_TIMEOUT_SECONDS, OWNER_KEY } from "./schema";
+import { CLUSTER_TIMEOUTS, DEFAULT_TIMEOUT_SECONDS, OWNER_KEY, clusterKind } from "./schema";
 
 type Props = Record<string, unknown>;
 
@@ -24,12 +24,9 @@ const nonEmpty = (value: Props): Props | undefined => (Object.keys(value).length
  * out, not a state: it is never reported.
  */
 export const clusterImport = defineImport(clusterHandler, {
-  kind: "senlin:Cluster",
+  ...importFieldsOf(clusterKind),
   platform: "senlin",
   idPattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
-  idShape: "the Senlin cluster id (a UUID, as `openstack cluster show` prints it)",
-  idExample: "0a9b1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d",
-  unreported: [],
   async read(ctx, id) {
     const client = await senlinClient(ctx.config);
     const deadline = readDeadline({}, CLUSTER_TIMEOUTS);

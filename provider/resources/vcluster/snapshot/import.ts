@@ -1,11 +1,11 @@
 import type { SnapshotState } from "../../../clients/vcluster/types";
 import { OWNER_LABEL_KEY } from "../../../core/naming";
-import { defineImport } from "../../import-kit";
+import { defineImport, importFieldsOf } from "../../import-kit";
 import { readDeadline } from "../../fields";
 import { isNotFound, vclusterClient } from "../common";
 import { snapshotHandler } from ".";
 import { outputsOf } from "./operations";
-import { SNAPSHOT_TIMEOUTS } from "./schema";
+import { SNAPSHOT_TIMEOUTS, snapshotKind } from "./schema";
 
 type Props = Record<string, unknown>;
 const HOUR_MS = 3_600_000;
@@ -35,12 +35,9 @@ function inputsOf(s: SnapshotState): Props {
  * expiry (from which `retentionHours` follows); whether workloads were included is not reported.
  */
 export const snapshotImport = defineImport(snapshotHandler, {
-  kind: "vcluster:Snapshot",
+  ...importFieldsOf(snapshotKind),
   platform: "vcluster",
   idPattern: /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/,
-  idShape: "the snapshot id the platform reports (e.g. GetSnapshot's `id`)",
-  idExample: "snap-1700000002-1",
-  unreported: ["includeWorkloads"],
   async read(ctx, id) {
     try {
       const snapshot = await (await vclusterClient(ctx.config)).getSnapshot({ id }, { deadline: readDeadline({}, SNAPSHOT_TIMEOUTS) });

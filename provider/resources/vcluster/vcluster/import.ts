@@ -1,10 +1,10 @@
 import type { VClusterState } from "../../../clients/vcluster/types";
 import { OWNER_LABEL_KEY } from "../../../core/naming";
-import { defineImport } from "../../import-kit";
+import { defineImport, importFieldsOf } from "../../import-kit";
 import { readDeadline } from "../../fields";
 import { findVCluster, vclusterClient } from "../common";
 import { vclusterHandler } from ".";
-import { VCLUSTER_TIMEOUTS } from "./schema";
+import { VCLUSTER_TIMEOUTS, vclusterKind } from "./schema";
 import { outputsOf } from "./state";
 
 type Props = Record<string, unknown>;
@@ -66,12 +66,9 @@ function inputsOf(state: VClusterState): Props {
  * phase (`suspended`); `restoreFrom` is used at creation only and is not reported.
  */
 export const vclusterImport = defineImport(vclusterHandler, {
-  kind: "vcluster:VCluster",
+  ...importFieldsOf(vclusterKind),
   platform: "vcluster",
   idPattern: /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/,
-  idShape: "the vcluster id the platform reports (e.g. GetVCluster's `id`)",
-  idExample: "vc-1700000001-1",
-  unreported: ["restoreFrom"],
   async read(ctx, id) {
     const client = await vclusterClient(ctx.config);
     const deadline = readDeadline({}, VCLUSTER_TIMEOUTS);
