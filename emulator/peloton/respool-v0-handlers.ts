@@ -70,6 +70,11 @@ function infoOf(info: V1Info): MessageInitShape<typeof ResourcePoolInfoSchema> {
   };
 }
 
+/** The empty v0 reply of a call whose v1alpha reply carries nothing v0 reports. */
+function done(_v1Reply: unknown): Record<string, never> {
+  return {};
+}
+
 /**
  * Runs a v1alpha handler and turns the errors v0 reports in its response into that response's
  * `error` field: `errorFor` names the field per gRPC code; any other code stays a gRPC error, as
@@ -113,7 +118,7 @@ export function createRespoolV0Handlers(v1: V1Handlers): V0Handlers {
       );
     },
     updateResourcePool(request, ctx) {
-      return answering(() => (call(v1.updateResourcePool, { respoolId: request.id, spec: specOf(request.config) }, ctx), {}), {
+      return answering(() => done(call(v1.updateResourcePool, { respoolId: request.id, spec: specOf(request.config) }, ctx)), {
         [Code.NotFound]: (message) => ({ notFound: { id: request.id, message } }),
         [Code.InvalidArgument]: (message) => ({ invalidResourcePoolConfig: { id: request.id, message } }),
         [Code.AlreadyExists]: (message) => ({ invalidResourcePoolConfig: { id: request.id, message } }),
@@ -126,7 +131,7 @@ export function createRespoolV0Handlers(v1: V1Handlers): V0Handlers {
       return answering(
         () => {
           const id = idOf(call(v1.lookupResourcePoolID, { path }, ctx).respoolId);
-          return answering(() => (call(v1.deleteResourcePool, { respoolId: id }, ctx), {}), {
+          return answering(() => done(call(v1.deleteResourcePool, { respoolId: id }, ctx)), {
             [Code.NotFound]: (message) => ({ notFound: { path, message } }),
             [Code.FailedPrecondition]: (message) => ({ isBusy: { id, message } }),
             [Code.InvalidArgument]: (message) => ({ isNotLeaf: { id, message } }),
