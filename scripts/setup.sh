@@ -213,6 +213,7 @@ cf_setup() {
     *) cf_fail "unknown set-up step '$step'" "use node, deps or pulumi" ;;
     esac
   done
+  case " $* " in *" pulumi "*) . "$CF_ROOT/scripts/setup/go-clients.sh" ;; esac # Go test clients, with the tools
   cf_log "ready in $((SECONDS - start)) s"
 }
 

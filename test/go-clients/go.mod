@@ -1,6 +1,6 @@
 module clusterform.local/goclients
 
-go 1.24
+go 1.26.0
 
 require (
 	golang.org/x/net v0.62.0
@@ -13,4 +13,9 @@ tool (
 	google.golang.org/protobuf/cmd/protoc-gen-go
 )
 
-require google.golang.org/grpc/cmd/protoc-gen-go-grpc v1.6.2
+require (
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/text v0.43.0 // indirect
+	google.golang.org/genproto/googleapis/rpc v0.0.0-20260817212433-ac3dfec99bb1 // indirect
+	google.golang.org/grpc/cmd/protoc-gen-go-grpc v1.6.2 // indirect
+)

@@ -78,10 +78,7 @@ func runVcluster(addr string) (map[string]any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("GetVClusterKubeconfig: %w", err)
 	}
-	seen["kubeconfigExpiresInHours"] = 0.0
-	if kubeconfig.GetExpiresAt() != nil {
-		seen["kubeconfigExpiresInHours"] = time.Until(kubeconfig.GetExpiresAt().AsTime()).Hours()
-	}
+	seen["kubeconfigExpiresAt"] = kubeconfig.GetExpiresAt().GetSeconds()
 
 	suspended, err := client.SuspendVCluster(ctx, &vcluster.SuspendVClusterRequest{Name: "go-vc", Namespace: "team"})
 	if err != nil {

@@ -77,9 +77,8 @@ describe("the platforms' own kinds of client against the local plane", () => {
       snapshots: 0,
       unknownMethod: "Unimplemented",
     });
-    // Reference default: valid for validity_hours, 24 h when unset.
-    expect(seen.kubeconfigExpiresInHours).toBeGreaterThan(23.9);
-    expect(seen.kubeconfigExpiresInHours).toBeLessThanOrEqual(24);
+    // Reference default: valid for validity_hours, 24 h when unset (the plane's clock is a fake one).
+    expect(seen.kubeconfigExpiresAt).toBe(Math.floor(t.clock.now() / 1000) + 24 * 3600);
   });
 
   it("answers unknown procedures over raw HTTP/2 with gRPC status 12 in a trailers-only reply", async () => {
