@@ -51,8 +51,8 @@ cf_setup_go_clients() {
     rm -rf "$dest"
     mv "$tmp/bin" "$dest"
     rm -rf "$tmp"
-    # Older builds of other source versions are of no further use.
-    find "$CF_CACHE/go-clients" -mindepth 1 -maxdepth 1 ! -name "$key" -exec rm -rf {} +
+    # Builds of other source versions unused for a week go (other work trees may still use newer ones).
+    find "$CF_CACHE/go-clients" -mindepth 1 -maxdepth 1 -name '[0-9a-f]*' ! -name "$key" -mtime +7 -exec rm -rf {} +
   fi
   export CLUSTERFORM_GO_CLIENTS="$dest/goclients"
 }
