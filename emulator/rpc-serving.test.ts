@@ -70,6 +70,7 @@ describe("gRPC served as grpc-go serves it, on every API", () => {
   it.each([
     ["a unary call", "/cmassh.Cluster/GetVersionInformation", GRPC],
     ["a server-streaming call with YARPC headers", "/peloton.api.v1alpha.job.stateless.svc.JobService/ListJobs", YARPC],
+    ["a unary call of another API with YARPC headers", "/vcluster.api.v1.SnapshotService/ListSnapshots", YARPC],
   ])("answers %s whose client never half-closes", async (_what, path, headers) => {
     const reply = await rawCall(t.plane.url, path, headers, EMPTY, false);
     expect(reply.headers[":status"]).toBe(200);
