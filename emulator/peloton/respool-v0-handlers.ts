@@ -1,4 +1,4 @@
-import type { MessageInitShape } from "@bufbuild/protobuf";
+import { create, type DescMessage, type MessageInitShape } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { ResourceManager, ResourcePoolConfig, ResourcePoolInfoSchema } from "../../proto/gen/peloton/api/v0/respool/respool_pb";
 import type {
@@ -7,7 +7,7 @@ import type {
   ResourcePoolSpecSchema,
   ResourcePoolInfoSchema as V1InfoSchema,
 } from "../../proto/gen/peloton/api/v1alpha/respool/respool_pb";
-import type { ResourcePoolService } from "../../proto/gen/peloton/api/v1alpha/respool/svc/respool_svc_pb";
+import { ResourcePoolService } from "../../proto/gen/peloton/api/v1alpha/respool/svc/respool_svc_pb";
 import type { CallContext } from "../calls";
 import type { ServiceHandlers } from "./handler-types";
 import { ROOT_POOL_ID } from "./respool-store";
@@ -97,10 +97,14 @@ function answering<T>(run: () => T, errorFor: Partial<Record<Code, (message: str
  * either service is seen by the other, and reports failures in the response's `error` field.
  */
 export function createRespoolV0Handlers(v1: V1Handlers): V0Handlers {
-  const call = <R>(handler: (request: never, ctx: CallContext) => R, request: object, ctx: CallContext): R => handler(request as never, ctx);
+  /** Runs v1alpha's handler of `method` on a request message built from `init`, as the router would. */
+  const call = <K extends keyof V1Handlers>(method: K, init: object, ctx: CallContext): ReturnType<V1Handlers[K]> => {
+    const request = create(ResourcePoolService.method[method].input as DescMessage, init as never);
+    return (v1[method] as (request: unknown, ctx: CallContext) => ReturnType<V1Handlers[K]>)(request, ctx);
+  };
   return {
     createResourcePool(request, ctx) {
-      return answering(() => ({ result: idOf(call(v1.createResourcePool, { spec: specOf(request.config) }, ctx).respoolId) }), {
+      return answering(() => ({ result: idOf(call("createResourcePool", { spec: specOf(request.config) }, ctx).respoolId) }), {
         [Code.AlreadyExists]: (message) => ({ alreadyExists: { message } }),
         [Code.InvalidArgument]: (message) => ({ invalidResourcePoolConfig: { message } }),
         [Code.NotFound]: (message) => ({ invalidResourcePoolConfig: { message } }),
@@ -111,14 +115,14 @@ export function createRespoolV0Handlers(v1: V1Handlers): V0Handlers {
       const id = request.id?.value || ROOT_POOL_ID;
       return answering(
         () => {
-          const reply = call(v1.getResourcePool, { respoolId: { value: id }, includeChildPools: request.includeChildPools }, ctx);
+          const reply = call("getResourcePool", { respoolId: { value: id }, includeChildPools: request.includeChildPools }, ctx);
           return { poolinfo: reply.respool && infoOf(reply.respool), childPools: (reply.childRespools ?? []).map(infoOf) };
         },
         { [Code.NotFound]: (message) => ({ notFound: { id: { value: id }, message } }) },
       );
     },
     updateResourcePool(request, ctx) {
-      return answering(() => done(call(v1.updateResourcePool, { respoolId: request.id, spec: specOf(request.config) }, ctx)), {
+      return answering(() => done(call("updateResourcePool", { respoolId: request.id, spec: specOf(request.config) }, ctx)), {
         [Code.NotFound]: (message) => ({ notFound: { id: request.id, message } }),
         [Code.InvalidArgument]: (message) => ({ invalidResourcePoolConfig: { id: request.id, message } }),
         [Code.AlreadyExists]: (message) => ({ invalidResourcePoolConfig: { id: request.id, message } }),
@@ -130,8 +134,8 @@ export function createRespoolV0Handlers(v1: V1Handlers): V0Handlers {
       if (path?.value === "/") return { error: { notDeleted: { id: { value: ROOT_POOL_ID }, message: "the root resource pool cannot be deleted" } } };
       return answering(
         () => {
-          const id = idOf(call(v1.lookupResourcePoolID, { path }, ctx).respoolId);
-          return answering(() => done(call(v1.deleteResourcePool, { respoolId: id }, ctx)), {
+          const id = idOf(call("lookupResourcePoolID", { path }, ctx).respoolId);
+          return answering(() => done(call("deleteResourcePool", { respoolId: id }, ctx)), {
             [Code.NotFound]: (message) => ({ notFound: { path, message } }),
             [Code.FailedPrecondition]: (message) => ({ isBusy: { id, message } }),
             [Code.InvalidArgument]: (message) => ({ isNotLeaf: { id, message } }),
@@ -144,13 +148,13 @@ export function createRespoolV0Handlers(v1: V1Handlers): V0Handlers {
       );
     },
     lookupResourcePoolID(request, ctx) {
-      return answering(() => ({ id: idOf(call(v1.lookupResourcePoolID, { path: request.path }, ctx).respoolId) }), {
+      return answering(() => ({ id: idOf(call("lookupResourcePoolID", { path: request.path }, ctx).respoolId) }), {
         [Code.NotFound]: (message) => ({ notFound: { path: request.path, message } }),
         [Code.InvalidArgument]: (message) => ({ invalidPath: { path: request.path, message } }),
       });
     },
     query(_request, ctx) {
-      return { resourcePools: (call(v1.queryResourcePools, {}, ctx).respools ?? []).map(infoOf) };
+      return { resourcePools: (call("queryResourcePools", {}, ctx).respools ?? []).map(infoOf) };
     },
   };
 }
