@@ -1,0 +1,167 @@
+import type * as pulumi from "@pulumi/pulumi";
+import { type ConfigReader, PLATFORMS, resolveEndpoint } from "../../core/config";
+import { ClusterformError } from "../../core/errors";
+import { handlerFor, type ResourceHandler } from "../../registry";
+import "../../resources";
+import { effectiveTimeouts } from "./timeouts";
+import { identityFromUrn, parseUrn } from "./urn";
+import { markSecret, unwrapSecrets } from "./secrets";
+import { kindOf } from "./tokens";
+import { takeCurrentRequest } from "./server-hooks";
+
+type Props = Record<string, unknown>;
+type Provider = pulumi.provider.Provider;
+
+/** Inputs the plugin derives itself: a program's own values for them are replaced. */
+const DERIVED = ["owner", "resourceName", "resourceUrn", "deleteBeforeReplace", "__provider"] as const;
+
+function withoutDerived(props: Props): Props {
+  const rest = { ...props };
+  for (const key of DERIVED) delete rest[key];
+  return rest;
+}
+
+/**
+ * What the engine gets back for a resource: the handler's properties with secrets marked: those
+ * that were secret among the inputs, and the kind's own secret outputs (kubeconfigs).
+ */
+function marked(type: string, props: Props, secretKeys: Set<string>): Props {
+  return markSecret(props, [...secretKeys, ...kindOf(type).secretOutputs]);
+}
+
+/** Rewrites an error carrying partial state (created, not ready) so its properties keep secrets secret. */
+function secretSafeError(type: string, err: unknown, secretKeys: Set<string>): unknown {
+  const e = err as { id?: string; properties?: Props };
+  if (err instanceof Error && e.id && e.properties) e.properties = marked(type, e.properties, secretKeys);
+  return err;
+}
+
+/**
+ * Which replacements may create the new object first: field-change replacements whose new object
+ * has another identity (a derived name that hashes the changed field). The kit's own diff decides
+ * identity and refuses a create-first replacement of the same identity (REPLACEMENT_CLASH): then
+ * the old object is deleted first, as in dynamic mode. See docs/native-plugin.md.
+ */
+async function diffWithOrder(handlerType: string, id: string, olds: Props, news: Props): Promise<pulumi.provider.DiffResult> {
+  const h = handler(handlerType);
+  try {
+    return await h.diff(id, olds, { ...news, deleteBeforeReplace: false });
+  } catch (err) {
+    if (err instanceof ClusterformError && err.platformCode === "REPLACEMENT_CLASH") return h.diff(id, olds, news);
+    throw err;
+  }
+}
+
+let providerConfig: ConfigReader = { get: () => undefined };
+const configured = new WeakSet<ResourceHandler>();
+
+/** Takes the provider's configuration (the Configure request); handlers get it at their first use. */
+export function setProviderConfig(config: ConfigReader): void {
+  providerConfig = config;
+}
+
+/** The handler of a kind, configured with the provider's configuration (loads its platform's code on first use). */
+function handler(handlerType: string): ResourceHandler {
+  const h = handlerFor(handlerType);
+  if (!configured.has(h)) {
+    void h.configure({ get: (key) => providerConfig.get(key) });
+    configured.add(h);
+  }
+  return h;
+}
+
+/** `outs` with the user's own `timeouts` (not the effective ones an operation ran with). */
+function withOwnTimeouts(outs: Props, timeouts: unknown): Props {
+  const { timeouts: _ran, ...rest } = outs;
+  return timeouts === undefined ? rest : { ...rest, timeouts };
+}
+
+/** Replaced URNs whose Check with old inputs ran in this process: their second Check (no olds) is a replacement's. */
+const replacing = new Set<string>();
+
+/** The provider object `@pulumi/pulumi/provider`'s `main` serves. */
+export function nativeProvider(version: string, schema: () => Promise<string>): Provider {
+  return {
+    version,
+    getSchema: schema,
+    async check(urn, olds, news) {
+      const type = parseUrn(urn).type;
+      const { handlerType } = kindOf(type);
+      const o = unwrapSecrets(olds);
+      const n = unwrapSecrets(news);
+      const hadOlds = Object.keys(o.plain).length > 0;
+      // A create-first replacement's new object is checked twice: with the old inputs (then diff),
+      // and without (the engine recomputes its defaults). The second check must keep the order.
+      if (hadOlds) replacing.add(urn);
+      const order = hadOlds || replacing.has(urn) ? { deleteBeforeReplace: false } : {};
+      const inputs = { ...withoutDerived(n.plain), ...identityFromUrn(urn), ...order };
+      const result = await handler(handlerType).check(hadOlds ? o.plain : {}, inputs);
+      const checked = withoutDerived((result.inputs ?? inputs) as Props);
+      const kept = { ...checked, ...identityFromUrn(urn), ...order };
+      return { inputs: markSecret(kept, n.secretKeys), failures: result.failures };
+    },
+    async diff(id, urn, olds, news) {
+      const { handlerType } = kindOf(parseUrn(urn).type);
+      return diffWithOrder(handlerType, id, unwrapSecrets(olds).plain, withoutDerived(unwrapSecrets(news).plain));
+    },
+    async create(urn, inputs) {
+      const request = takeCurrentRequest();
+      const type = parseUrn(urn).type;
+      const { plain, secretKeys } = unwrapSecrets(inputs);
+      const props: Props = { ...plain, ...identityFromUrn(urn) };
+      try {
+        const result = await handler(kindOf(type).handlerType).create(effectiveTimeouts(props, "create", request));
+        return { id: result.id, outs: marked(type, withOwnTimeouts(result.outs as Props, props.timeouts), secretKeys) };
+      } catch (err) {
+        throw secretSafeError(type, err, secretKeys);
+      }
+    },
+    async read(id, urn, props) {
+      const type = parseUrn(urn).type;
+      const { plain, secretKeys } = unwrapSecrets(props ?? {});
+      const importing = Object.keys(plain).length === 0;
+      const result = await handler(kindOf(type).handlerType).read(id, importing ? {} : plain);
+      if (!result.id) return { id: "", props: {} };
+      const outs = marked(type, { ...(result.props as Props), ...identityFromUrn(urn) }, secretKeys);
+      const inputs = result.inputs ? marked(type, withoutDerived(result.inputs as Props), secretKeys) : undefined;
+      return { id: result.id, props: outs, inputs };
+    },
+    async update(id, urn, olds, news) {
+      const request = takeCurrentRequest();
+      const type = parseUrn(urn).type;
+      const o = unwrapSecrets(olds);
+      const n = unwrapSecrets(news);
+      const props: Props = { ...n.plain, ...identityFromUrn(urn) };
+      const result = await handler(kindOf(type).handlerType).update(id, o.plain, effectiveTimeouts(props, "update", request));
+      return { outs: marked(type, withOwnTimeouts(result.outs as Props, props.timeouts), new Set([...o.secretKeys, ...n.secretKeys])) };
+    },
+    async delete(id, urn, props) {
+      const request = takeCurrentRequest();
+      const type = parseUrn(urn).type;
+      await handler(kindOf(type).handlerType).delete(id, effectiveTimeouts(unwrapSecrets(props).plain, "delete", request));
+    },
+  };
+}
+
+/**
+ * CheckConfig of an explicit provider's inputs (and the default provider's stack config): the
+ * endpoints must be usable URLs; every failure names the key and the value.
+ */
+export function checkProviderConfig(news: Props): { inputs: Props; failures: { property: string; reason: string }[] } {
+  const { plain } = unwrapSecrets(news);
+  const reader: ConfigReader = { get: (key) => {
+    const v = plain[key.replace(/^clusterform:/, "")];
+    return typeof v === "string" ? v : undefined;
+  } };
+  const failures: { property: string; reason: string }[] = [];
+  for (const platform of PLATFORMS) {
+    try {
+      resolveEndpoint(platform, reader, {});
+    } catch (err) {
+      const property = typeof plain[`${platform}Endpoint`] === "string" ? `${platform}Endpoint` : "endpoint";
+      failures.push({ property, reason: err instanceof Error ? err.message : String(err) });
+      break;
+    }
+  }
+  return { inputs: news, failures };
+}

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compareWithState, startAllKindsPlane } from "../harness/all-kinds";
+import { changingSteps, type EngineStack, openStack } from "../harness/engine";
+import { MUTATIONS } from "../harness/interrupt";
+import type { LocalPlane } from "../harness/local-plane";
+import { SENLIN_USER } from "../harness/senlin-stack";
+import { clusterformTarball, copyProgram, installWorkspace } from "../harness/workspace";
+import { CC_PASSWORD } from "./cyclecloud-support";
+
+// The native plugin (pulumi-resource-clusterform) through the real engine: every kind on one
+// shared stack, configured by an explicit provider resource. See docs/native-plugin.md.
+
+const steps = (r: { steps: { op: string; name: string }[] }) => changingSteps(r as never).map((s) => `${s.op} ${s.name}`).sort();
+
+describe("native plugin: every kind on one stack through an explicit provider", () => {
+  let plane: LocalPlane;
+  let stack: EngineStack;
+
+  beforeAll(async () => {
+    const workspace = installWorkspace("native-plugin", { clusterform: clusterformTarball() });
+    plane = await startAllKindsPlane(workspace, 0.2);
+    stack = await openStack({
+      programDir: copyProgram(workspace, "native-kinds"),
+      config: {
+        "test:endpoint": { value: plane.url },
+        "test:senlinUsername": { value: SENLIN_USER.username },
+        "test:senlinProjectName": { value: SENLIN_USER.project },
+        "test:senlinPassword": { value: SENLIN_USER.password, secret: true },
+        "test:cyclecloudPassword": { value: CC_PASSWORD, secret: true },
+      },
+    });
+  });
+  afterAll(async () => {
+    await plane?.stop();
+  });
+
+  it("creates every kind, keeps secrets out of the stored checkpoint, and previews no change", async () => {
+    const result = await stack.up();
+    expect(steps(result)).toEqual(
+      ["cc", "cluster", "job", "pool", "respool", "senlin", "snap", "vc"].map((n) => `create ${n}`),
+    );
+    const comparison = await compareWithState(plane, stack);
+    for (const [kind, c] of Object.entries(comparison)) expect({ kind, ...c }).toMatchObject({ kind, orphans: [], missing: [] });
+    const stored = await stack.storedState();
+    for (const secret of [SENLIN_USER.password, CC_PASSWORD, "certificate-authority-data", "client-key-data"]) expect(stored).not.toContain(secret);
+    expect(stored).not.toContain("__provider");
+    const state = await stack.exportState();
+    const cluster = (state.deployment.resources ?? []).find((r: { urn: string }) => r.urn.endsWith("::cluster"));
+    expect(cluster.type).toBe("clusterform:cmassh:Cluster");
+    expect(cluster.inputs.resourceUrn).toBe(cluster.urn);
+    expect(steps(await stack.preview())).toEqual([]);
+  });
+
+  it("changes one in-place field of every kind with the platform's own operation", async () => {
+    const since = await plane.lastSeq();
+    await stack.setConfig("test:round", "1");
+    const result = await stack.up();
+    const replaced = ["create-replacement snap", "delete-replaced snap", "replace snap"];
+    expect(steps(result)).toEqual([...replaced, ...["cc", "cluster", "job", "pool", "respool", "senlin", "vc"].map((n) => `update ${n}`)].sort());
+    const audit = (await plane.audit(since)).filter((e) => e.code === "OK");
+    for (const [kind, m] of Object.entries(MUTATIONS)) {
+      const done = audit.filter((e) => e.api === m.api).map((e) => e.operation);
+      for (const op of m.update) expect({ kind, done: done.includes(op) }).toEqual({ kind, done: true });
+    }
+    expect(steps(await stack.preview())).toEqual([]);
+  });
+
+  it("replaces a pool whose instance type changed by creating the new pool first (new derived name)", async () => {
+    const since = await plane.lastSeq();
+    await stack.setConfig("test:poolType", "gpu");
+    const result = await stack.up();
+    expect(steps(result)).toEqual(["create-replacement pool", "delete-replaced pool", "replace pool"]);
+    const calls = (await plane.audit(since)).filter((e) => e.api === "cmassh" && e.code === "OK" && /NodePool$/.test(e.operation));
+    expect(calls.map((e) => e.operation)).toEqual(["AddNodePool", "DeleteNodePool"]);
+    const [cluster] = await plane.cmasshClusters();
+    expect((cluster as unknown as { pools: { name: string }[] }).pools).toHaveLength(1);
+  });
+
+  it("drops a cluster deleted out of band on refresh, and recreates it and its pool on up", async () => {
+    const [cluster] = await plane.cmasshClusters();
+    const gone = await fetch(`${plane.url}/api/v1/cluster?name=${cluster.name}`, { method: "DELETE" });
+    expect(gone.status).toBe(200);
+    await expect.poll(async () => (await plane.cmasshClusters()).length, { timeout: 20_000, interval: 200 }).toBe(0);
+    const refreshed = await stack.refresh();
+    expect(steps(refreshed).filter((s) => s.startsWith("delete") || s.includes("refresh"))).toBeDefined();
+    const state = await stack.exportState();
+    expect((state.deployment.resources ?? []).filter((r: { type: string }) => r.type.startsWith("clusterform:cmassh"))).toEqual([]);
+    expect(steps(await stack.up())).toEqual(["create cluster", "create pool"]);
+  });
+
+  it("destroys everything and leaves nothing on the plane", async () => {
+    await stack.destroy();
+    const comparison = await compareWithState(plane, stack);
+    for (const [kind, c] of Object.entries(comparison)) expect({ kind, orphans: c.orphans }).toEqual({ kind, orphans: [] });
+  });
+});
