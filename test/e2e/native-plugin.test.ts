@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compareWithState, startAllKindsPlane } from "../harness/all-kinds";
-import { changingSteps, type EngineStack, openStack } from "../harness/engine";
+import { changingSteps, type EngineStack, openStack, spawnCli } from "../harness/engine";
 import { MUTATIONS } from "../harness/interrupt";
 import type { LocalPlane } from "../harness/local-plane";
 import { SENLIN_USER } from "../harness/senlin-stack";
@@ -81,8 +81,7 @@ describe("native plugin: every kind on one stack through an explicit provider", 
     const gone = await fetch(`${plane.url}/api/v1/cluster?name=${cluster.name}`, { method: "DELETE" });
     expect(gone.status).toBe(200);
     await expect.poll(async () => (await plane.cmasshClusters()).length, { timeout: 20_000, interval: 200 }).toBe(0);
-    const refreshed = await stack.refresh();
-    expect(steps(refreshed).filter((s) => s.startsWith("delete") || s.includes("refresh"))).toBeDefined();
+    await stack.refresh();
     const state = await stack.exportState();
     expect((state.deployment.resources ?? []).filter((r: { type: string }) => r.type.startsWith("clusterform:cmassh"))).toEqual([]);
     expect(steps(await stack.up())).toEqual(["create cluster", "create pool"]);
@@ -92,5 +91,90 @@ describe("native plugin: every kind on one stack through an explicit provider", 
     await stack.destroy();
     const comparison = await compareWithState(plane, stack);
     for (const [kind, c] of Object.entries(comparison)) expect({ kind, orphans: c.orphans }).toEqual({ kind, orphans: [] });
+  });
+});
+
+describe("native plugin: customTimeouts, cancellation, and a stack moved from dynamic resources", () => {
+  let plane: LocalPlane;
+  let workspace: string;
+
+  beforeAll(async () => {
+    workspace = installWorkspace("native-plugin", { clusterform: clusterformTarball() });
+    // A cluster takes 24 s to provision here: long enough to time out and to cancel in.
+    plane = await startAllKindsPlane(workspace, 8);
+  });
+  afterAll(async () => {
+    await plane?.stop();
+  });
+
+  const clusterStack = async (): Promise<EngineStack> =>
+    openStack({
+      programDir: copyProgram(workspace, "native-kinds"),
+      config: {
+        "test:only": { value: "cluster" },
+        "test:endpoint": { value: plane.url },
+        "test:senlinUsername": { value: SENLIN_USER.username },
+        "test:senlinProjectName": { value: SENLIN_USER.project },
+        "test:senlinPassword": { value: SENLIN_USER.password, secret: true },
+        "test:cyclecloudPassword": { value: CC_PASSWORD, secret: true },
+      },
+    });
+
+  it("ends a create at its customTimeouts, ends a wait at Ctrl-C, and the next up converges on one cluster", async () => {
+    const stack = await clusterStack();
+    await stack.setConfig("test:customCreate", "2s");
+    await expect(stack.up()).rejects.toThrow(/not done after \d+s \(timeout 2s\)/);
+    expect((await plane.cmasshClusters()).map((c) => c.status)).toEqual(["PROVISIONING"]);
+
+    await stack.stack.removeConfig("test:customCreate");
+    const since = await plane.lastSeq();
+    const cli = spawnCli(stack.stack.workspace.workDir, ["up", "--yes", "--skip-preview", "--stack", stack.stack.name]);
+    const exited = new Promise<number | null>((resolve) => cli.on("exit", (code) => resolve(code)));
+    // Interrupt once the plugin is polling the cluster (the wait has begun).
+    await expect.poll(async () => (await plane.audit(since)).some((e) => e.api === "cmassh" && e.operation === "GetCluster"), { timeout: 30_000, interval: 200 }).toBe(true);
+    process.kill(cli.pid!, "SIGINT");
+    const code = await exited;
+    expect(code).not.toBe(0);
+    // The CLI is gone while the platform still provisions: the wait ended at the cancel, not at RUNNING.
+    expect((await plane.cmasshClusters()).map((c) => c.status)).toEqual(["PROVISIONING"]);
+
+    await stack.up();
+    const clusters = await plane.cmasshClusters();
+    expect(clusters.map((c) => c.status)).toEqual(["RUNNING"]);
+    const state = await stack.exportState();
+    const recorded = (state.deployment.resources ?? []).filter((r: { type: string }) => r.type === "clusterform:cmassh:Cluster");
+    expect(recorded.map((r: { outputs: { name: string } }) => r.outputs.name)).toEqual([clusters[0].name]);
+    await stack.destroy();
+    expect(await plane.cmasshClusters()).toEqual([]);
+  });
+
+  it("moves a dynamic cluster to the native plugin by alias: preview replaces nothing, up writes nothing", async () => {
+    const migrationPlane = await startAllKindsPlane(workspace, 0.2);
+    try {
+      const stack = await openStack({
+        programDir: copyProgram(workspace, "native-kinds"),
+        config: { "test:migrate": { value: "dynamic" }, "clusterform:endpoint": { value: migrationPlane.url } },
+      });
+      expect(steps(await stack.up())).toEqual(["create moved"]);
+      const before = (await stack.exportState()).deployment.resources.find((r: { urn: string }) => r.urn.endsWith("::moved"));
+      expect(before.type).toBe("pulumi-nodejs:dynamic/cmassh:Cluster");
+
+      await stack.setConfig("test:migrate", "native");
+      const since = await migrationPlane.lastSeq();
+      const preview = await stack.preview();
+      expect(preview.steps.filter((s) => s.op === "replace" || s.op === "create-replacement" || s.op === "delete")).toEqual([]);
+      await stack.up();
+      const after = (await stack.exportState()).deployment.resources.find((r: { urn: string }) => r.urn.endsWith("::moved"));
+      expect(after.type).toBe("clusterform:cmassh:Cluster");
+      expect(after.id).toBe(before.id);
+      expect(JSON.stringify(after)).not.toContain("__provider");
+      const writes = (await migrationPlane.audit(since)).filter((e) => !/^(Get|List|Describe)/.test(e.operation));
+      expect(writes).toEqual([]);
+      expect(steps(await stack.preview())).toEqual([]);
+      await stack.destroy();
+      expect(await migrationPlane.cmasshClusters()).toEqual([]);
+    } finally {
+      await migrationPlane.stop();
+    }
   });
 });
