@@ -122,7 +122,8 @@ export function nativeProvider(version: string, schema: () => Promise<string>): 
       const importing = Object.keys(plain).length === 0;
       const result = await handler(kindOf(type).handlerType).read(id, importing ? {} : plain);
       if (!result.id) return { id: "", props: {} };
-      const outs = marked(type, { ...(result.props as Props), ...identityFromUrn(urn) }, secretKeys);
+      // State moved from a dynamic resource loses its `__provider` text and old URN here.
+      const outs = marked(type, { ...withoutDerived(result.props as Props), ...identityFromUrn(urn) }, secretKeys);
       const inputs = result.inputs ? marked(type, withoutDerived(result.inputs as Props), secretKeys) : undefined;
       return { id: result.id, props: outs, inputs };
     },
