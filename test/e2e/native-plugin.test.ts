@@ -76,6 +76,18 @@ describe("native plugin: every kind on one stack through an explicit provider", 
     expect((cluster as unknown as { pools: { name: string }[] }).pools).toHaveLength(1);
   });
 
+  it("survives `pulumi up --replace` of the pool: the engine creates first with the same name, the plugin keeps the adopted object", async () => {
+    const since = await plane.lastSeq();
+    const result = await stack.up({ replace: [await stack.urnOf("pool")] });
+    expect(steps(result)).toEqual(["create-replacement pool", "delete-replaced pool", "replace pool"]);
+    const calls = (await plane.audit(since)).filter((e) => e.api === "cmassh" && e.code === "OK" && /NodePool$/.test(e.operation));
+    expect(calls.map((e) => e.operation)).not.toContain("DeleteNodePool");
+    expect(result.stdout).toContain("this run's replacement of the resource adopted that very object");
+    const comparison = await compareWithState(plane, stack);
+    expect(comparison["cmassh:NodePool"]).toMatchObject({ orphans: [], missing: [] });
+    expect(steps(await stack.preview())).toEqual([]);
+  });
+
   it("drops a cluster deleted out of band on refresh, and recreates it and its pool on up", async () => {
     const [cluster] = await plane.cmasshClusters();
     const gone = await fetch(`${plane.url}/api/v1/cluster?name=${cluster.name}`, { method: "DELETE" });

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import * as providerServer from "@pulumi/pulumi/provider";
 import { cancelAllWaits } from "../../core/retry";
+import { useEngineLogInPlugin } from "../../engine-log";
 import { configFromRequest, type ConfigureRequestLike } from "./provider-config";
 import { checkProviderConfig, nativeProvider, setProviderConfig } from "./provider";
 import { installServerHooks } from "./server-hooks";
@@ -25,6 +26,7 @@ async function schema(): Promise<string> {
   return JSON.stringify({ name: "clusterform", version: packageVersion() });
 }
 
+useEngineLogInPlugin();
 installServerHooks({
   configure: (req) => setProviderConfig(configFromRequest(req as ConfigureRequestLike)),
   checkConfig: (_olds, news) => checkProviderConfig(news),
