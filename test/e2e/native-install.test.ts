@@ -33,7 +33,7 @@ describe("native plugin installed with pulumi plugin install --file", () => {
     const version = require(path.join(workspace, "node_modules", "clusterform", "package.json")).version as string;
     const env = { ...process.env, ...engineEnv() };
     execFileSync(path.join(pulumiBinDir(), "pulumi"), ["plugin", "install", "resource", "clusterform", version, "--file", tarball], { env, stdio: ["ignore", "ignore", "inherit"] });
-    const installed = path.join(env.PULUMI_HOME, "plugins", `resource-clusterform-v${version}`, "pulumi-resource-clusterform");
+    const installed = path.join(engineEnv().PULUMI_HOME, "plugins", `resource-clusterform-v${version}`, "pulumi-resource-clusterform");
     expect(existsSync(installed)).toBe(true);
 
     const stack = await openStack({ programDir: copyProgram(workspace, "native-installed"), config: { "clusterform:endpoint": { value: plane.url } } });
