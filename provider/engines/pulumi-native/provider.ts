@@ -1,7 +1,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { type ConfigReader, PLATFORMS, resolveEndpoint } from "../../core/config";
 import { ClusterformError } from "../../core/errors";
+import { fromEngineNames, hiddenOf, toEngineNames } from "../../definition/names";
 import { reporterFor } from "../../engine-log";
+import { kindOf as definitionOf } from "../../resources/kinds";
 import { handlerFor, type ResourceHandler } from "../../registry";
 import "../../resources";
 import { effectiveTimeouts } from "./timeouts";
@@ -13,13 +15,37 @@ import { takeCurrentRequest } from "./server-hooks";
 type Props = Record<string, unknown>;
 type Provider = pulumi.provider.Provider;
 
-/** Inputs the plugin derives itself: a program's own values for them are replaced. */
-const DERIVED = ["owner", "resourceName", "resourceUrn", "deleteBeforeReplace", "__provider"] as const;
+/** Inputs the plugin derives itself from the URN or sets itself: a program's own values are replaced. */
+const DERIVED = ["resourceName", "resourceUrn", "deleteBeforeReplace", "__provider"] as const;
 
 function withoutDerived(props: Props): Props {
   const rest = { ...props };
   for (const key of DERIVED) delete rest[key];
   return rest;
+}
+
+/**
+ * Engine properties (Pulumi names, e.g. a job's `owner`) to what the handlers hold (definition keys,
+ * `jobOwner`), with the identity the URN gives. State written by the dynamic provider (it has
+ * `__provider`) already uses definition keys. The hidden `owner` marker never comes from the engine.
+ */
+function inward(handlerType: string, urn: string, props: Props): Props {
+  const kind = definitionOf(handlerType);
+  const dynamicState = "__provider" in props;
+  const renamed = kind && !dynamicState ? fromEngineNames(kind, withoutDerived(props), "pulumi") : withoutDerived(props);
+  return { ...renamed, ...identityFromUrn(urn) };
+}
+
+/** What the handlers return, in Pulumi names; hidden values the URN does not give (autoNamed, derived ids) kept under their own names. */
+function outward(handlerType: string, props: Props): Props {
+  const kind = definitionOf(handlerType);
+  const plain = withoutDerived(props);
+  if (!kind) return plain;
+  const visible = toEngineNames(kind, plain, "pulumi");
+  for (const [key, value] of Object.entries(hiddenOf(kind, plain))) {
+    if (key !== "owner" && key !== "resourceName" && !(key in visible)) visible[key] = value;
+  }
+  return visible;
 }
 
 /**
@@ -95,8 +121,7 @@ export function nativeProvider(version: string, schema: () => Promise<string>): 
     version,
     getSchema: schema,
     async check(urn, olds, news) {
-      const type = parseUrn(urn).type;
-      const { handlerType } = kindOf(type);
+      const { handlerType } = kindOf(parseUrn(urn).type);
       const o = unwrapSecrets(olds);
       const n = unwrapSecrets(news);
       const hadOlds = Object.keys(o.plain).length > 0;
@@ -104,61 +129,72 @@ export function nativeProvider(version: string, schema: () => Promise<string>): 
       // and without (the engine recomputes its defaults). The second check must keep the order.
       if (hadOlds) replacing.add(urn);
       const order = hadOlds || replacing.has(urn) ? { deleteBeforeReplace: false } : {};
-      const inputs = { ...withoutDerived(n.plain), ...identityFromUrn(urn), ...order };
-      const result = await handler(handlerType).check(hadOlds ? o.plain : {}, inputs);
-      const checked = withoutDerived((result.inputs ?? inputs) as Props);
-      const kept = { ...checked, ...identityFromUrn(urn), ...order };
-      return { inputs: markSecret(kept, n.secretKeys), failures: result.failures };
+      const inputs = { ...inward(handlerType, urn, n.plain), ...order };
+      const result = await handler(handlerType).check(hadOlds ? inward(handlerType, urn, o.plain) : {}, inputs);
+      if (result.failures && result.failures.length > 0) return { inputs: news, failures: result.failures };
+      const kept = { ...outward(handlerType, (result.inputs ?? inputs) as Props), ...order };
+      return { inputs: markSecret(kept, n.secretKeys), failures: [] };
     },
     async diff(id, urn, olds, news) {
       const { handlerType } = kindOf(parseUrn(urn).type);
-      return diffWithOrder(handlerType, id, unwrapSecrets(olds).plain, withoutDerived(unwrapSecrets(news).plain));
+      return diffWithOrder(handlerType, id, inward(handlerType, urn, unwrapSecrets(olds).plain), inward(handlerType, urn, unwrapSecrets(news).plain));
     },
     async create(urn, inputs) {
       const request = takeCurrentRequest();
       const type = parseUrn(urn).type;
+      const { handlerType } = kindOf(type);
       const { plain, secretKeys } = unwrapSecrets(inputs);
-      const props: Props = { ...plain, ...identityFromUrn(urn) };
+      const props: Props = { ...inward(handlerType, urn, plain), ...orderOf(plain) };
       try {
-        const result = await handler(kindOf(type).handlerType).create(effectiveTimeouts(props, "create", request));
+        const result = await handler(handlerType).create(effectiveTimeouts(props, "create", request));
         createdIds.set(urn, result.id);
-        return { id: result.id, outs: marked(type, withOwnTimeouts(result.outs as Props, props.timeouts), secretKeys) };
+        return { id: result.id, outs: marked(type, outward(handlerType, withOwnTimeouts(result.outs as Props, props.timeouts)), secretKeys) };
       } catch (err) {
+        const e = err as { properties?: Props };
+        if (e && typeof e === "object" && e.properties) e.properties = outward(handlerType, e.properties);
         throw secretSafeError(type, err, secretKeys);
       }
     },
     async read(id, urn, props) {
       const type = parseUrn(urn).type;
+      const { handlerType } = kindOf(type);
       const { plain, secretKeys } = unwrapSecrets(props ?? {});
       const importing = Object.keys(plain).length === 0;
-      const result = await handler(kindOf(type).handlerType).read(id, importing ? {} : plain);
+      const result = await handler(handlerType).read(id, importing ? {} : inward(handlerType, urn, plain));
       if (!result.id) return { id: "", props: {} };
       // State moved from a dynamic resource loses its `__provider` text and old URN here.
-      const outs = marked(type, { ...withoutDerived(result.props as Props), ...identityFromUrn(urn) }, secretKeys);
-      const inputs = result.inputs ? marked(type, withoutDerived(result.inputs as Props), secretKeys) : undefined;
+      const outs = marked(type, outward(handlerType, result.props as Props), secretKeys);
+      const inputs = result.inputs ? marked(type, outward(handlerType, result.inputs as Props), secretKeys) : undefined;
       return { id: result.id, props: outs, inputs };
     },
     async update(id, urn, olds, news) {
       const request = takeCurrentRequest();
       const type = parseUrn(urn).type;
+      const { handlerType } = kindOf(type);
       const o = unwrapSecrets(olds);
       const n = unwrapSecrets(news);
-      const props: Props = { ...n.plain, ...identityFromUrn(urn) };
-      const result = await handler(kindOf(type).handlerType).update(id, o.plain, effectiveTimeouts(props, "update", request));
-      return { outs: marked(type, withOwnTimeouts(result.outs as Props, props.timeouts), new Set([...o.secretKeys, ...n.secretKeys])) };
+      const props: Props = { ...inward(handlerType, urn, n.plain), ...orderOf(n.plain) };
+      const result = await handler(handlerType).update(id, inward(handlerType, urn, o.plain), effectiveTimeouts(props, "update", request));
+      const outs = outward(handlerType, withOwnTimeouts(result.outs as Props, props.timeouts));
+      return { outs: marked(type, outs, new Set([...o.secretKeys, ...n.secretKeys])) };
     },
     async delete(id, urn, props) {
       const request = takeCurrentRequest();
-      const type = parseUrn(urn).type;
+      const { handlerType } = kindOf(parseUrn(urn).type);
       if (createdIds.get(urn) === id) {
         await reporterFor({ resourceUrn: urn }).warn(
           `kept ${JSON.stringify(id)}: this run's replacement of the resource adopted that very object (\`pulumi up --replace\` keeps a derived name), so deleting it would leave the state naming nothing; to recreate it, set the resource option deleteBeforeReplace: true`,
         );
         return;
       }
-      await handler(kindOf(type).handlerType).delete(id, effectiveTimeouts(unwrapSecrets(props).plain, "delete", request));
+      await handler(handlerType).delete(id, effectiveTimeouts(inward(handlerType, urn, unwrapSecrets(props).plain), "delete", request));
     },
   };
+}
+
+/** The replacement order check chose, carried in the inputs the engine hands back. */
+function orderOf(plain: Props): Props {
+  return plain.deleteBeforeReplace === false ? { deleteBeforeReplace: false } : {};
 }
 
 /**
