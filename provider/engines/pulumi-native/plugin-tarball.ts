@@ -64,7 +64,9 @@ function main(): void {
     if (existsSync(path.join(packageRoot, "schema.json"))) cpSync(path.join(packageRoot, "schema.json"), path.join(stage, "schema.json"));
     const modules = closure();
     if (!modules.has("@pulumi/pulumi")) throw new Error("clusterform-plugin-tarball: @pulumi/pulumi is not installed beside clusterform; install it first (npm install @pulumi/pulumi)");
-    for (const [name, dir] of modules) cpSync(dir, path.join(stage, "node_modules", name), { recursive: true, dereference: true });
+    // `.bin` folders hold symlinks to other packages' scripts: Pulumi refuses links in a plugin tarball, and the plugin runs none of them.
+    const copyable = (src: string) => path.basename(src) !== ".bin";
+    for (const [name, dir] of modules) cpSync(dir, path.join(stage, "node_modules", name), { recursive: true, dereference: true, filter: copyable });
     execFileSync("tar", ["-czf", out, "-C", stage, "."]);
     console.log(out);
   } finally {

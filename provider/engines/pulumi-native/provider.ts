@@ -1,7 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { type ConfigReader, PLATFORMS, resolveEndpoint } from "../../core/config";
 import { ClusterformError } from "../../core/errors";
-import { fromEngineNames, hiddenOf, toEngineNames } from "../../definition/names";
+import { engineName, fromEngineNames, hiddenOf, toEngineNames } from "../../definition/names";
 import { reporterFor } from "../../engine-log";
 import { kindOf as definitionOf } from "../../resources/kinds";
 import { handlerFor, type ResourceHandler } from "../../registry";
@@ -164,7 +164,11 @@ export function nativeProvider(version: string, schema: () => Promise<string>): 
       if (!result.id) return { id: "", props: {} };
       // State moved from a dynamic resource loses its `__provider` text and old URN here.
       const outs = marked(type, outward(handlerType, result.props as Props), secretKeys);
-      const inputs = result.inputs ? marked(type, outward(handlerType, result.inputs as Props), secretKeys) : undefined;
+      const inputs = result.inputs
+        ? marked(type, outward(handlerType, result.inputs as Props), secretKeys)
+        : importing
+          ? marked(type, importedInputs(handlerType, outward(handlerType, result.props as Props)), secretKeys)
+          : undefined;
       return { id: result.id, props: outs, inputs };
     },
     async update(id, urn, olds, news) {
@@ -190,6 +194,17 @@ export function nativeProvider(version: string, schema: () => Promise<string>): 
       await handler(handlerType).delete(id, effectiveTimeouts(inward(handlerType, urn, unwrapSecrets(props).plain), "delete", request));
     },
   };
+}
+
+/**
+ * The inputs an import records when the handler names none: the live object's properties that are
+ * inputs of the kind (in Pulumi names). The engine then checks them as a program's inputs.
+ */
+function importedInputs(handlerType: string, outs: Props): Props {
+  const kind = definitionOf(handlerType);
+  if (!kind) return outs;
+  const names = new Set(Object.entries(kind.allInputs).map(([key, field]) => engineName(key, field, "pulumi")));
+  return Object.fromEntries(Object.entries(outs).filter(([key]) => names.has(key)));
 }
 
 /** The replacement order check chose, carried in the inputs the engine hands back. */
