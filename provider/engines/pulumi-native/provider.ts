@@ -1,8 +1,10 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { type ConfigReader, PLATFORMS, resolveEndpoint } from "../../core/config";
 import { ClusterformError } from "../../core/errors";
-import { engineName, fromEngineNames, hiddenOf, toEngineNames } from "../../definition/names";
+import { fromEngineNames, hiddenOf, toEngineNames } from "../../definition/names";
 import { reporterFor } from "../../engine-log";
+import { importerFor } from "../../resources/imports";
+import { IMPORT_UNREPORTED } from "../../resources/kit";
 import { kindOf as definitionOf } from "../../resources/kinds";
 import { handlerFor, type ResourceHandler } from "../../registry";
 import "../../resources";
@@ -10,7 +12,7 @@ import { effectiveTimeouts } from "./timeouts";
 import { identityFromUrn, parseUrn } from "./urn";
 import { markSecret, unwrapSecrets } from "./secrets";
 import { kindOf } from "./tokens";
-import { takeCurrentRequest } from "./server-hooks";
+import { takeCurrentRequest, takeDiffOldInputs } from "./server-hooks";
 
 type Props = Record<string, unknown>;
 type Provider = pulumi.provider.Provider;
@@ -136,8 +138,15 @@ export function nativeProvider(version: string, schema: () => Promise<string>): 
       return { inputs: markSecret(kept, n.secretKeys), failures: [] };
     },
     async diff(id, urn, olds, news) {
+      // After an import, the old inputs hold what the platform could not report (the program's values
+      // once an update ran): only those fields are taken over the old outputs, so drift stays visible.
+      const oldInputs = unwrapSecrets(takeDiffOldInputs()).plain;
+      const oldOutputs = unwrapSecrets(olds).plain;
+      const unreported = Array.isArray(oldOutputs[IMPORT_UNREPORTED]) ? (oldOutputs[IMPORT_UNREPORTED] as string[]) : [];
+      const taken = Object.fromEntries(unreported.filter((f) => oldInputs[f] !== undefined).map((f) => [f, oldInputs[f]]));
       const { handlerType } = kindOf(parseUrn(urn).type);
-      return diffWithOrder(handlerType, id, inward(handlerType, urn, unwrapSecrets(olds).plain), inward(handlerType, urn, unwrapSecrets(news).plain));
+      const before = inward(handlerType, urn, { ...oldOutputs, ...taken });
+      return diffWithOrder(handlerType, id, before, inward(handlerType, urn, unwrapSecrets(news).plain));
     },
     async create(urn, inputs) {
       const request = takeCurrentRequest();
@@ -159,16 +168,17 @@ export function nativeProvider(version: string, schema: () => Promise<string>): 
       const type = parseUrn(urn).type;
       const { handlerType } = kindOf(type);
       const { plain, secretKeys } = unwrapSecrets(props ?? {});
-      const importing = Object.keys(plain).length === 0;
-      const result = await handler(handlerType).read(id, importing ? {} : inward(handlerType, urn, plain));
+      if (Object.keys(plain).length === 0) {
+        // Import (`pulumi import`, the `import` option): the engine sends the id alone.
+        const { owner, resourceName } = identityFromUrn(urn);
+        const imported = await (await importerFor(handlerType)).importObject(id, { owner, resourceName }, { get: (key) => providerConfig.get(key) });
+        return { id: imported.id, props: marked(type, outward(handlerType, imported.props), new Set()), inputs: marked(type, outward(handlerType, imported.inputs), new Set()) };
+      }
+      const result = await handler(handlerType).read(id, inward(handlerType, urn, plain));
       if (!result.id) return { id: "", props: {} };
       // State moved from a dynamic resource loses its `__provider` text and old URN here.
       const outs = marked(type, outward(handlerType, result.props as Props), secretKeys);
-      const inputs = result.inputs
-        ? marked(type, outward(handlerType, result.inputs as Props), secretKeys)
-        : importing
-          ? marked(type, importedInputs(handlerType, outward(handlerType, result.props as Props)), secretKeys)
-          : undefined;
+      const inputs = result.inputs ? marked(type, outward(handlerType, result.inputs as Props), secretKeys) : undefined;
       return { id: result.id, props: outs, inputs };
     },
     async update(id, urn, olds, news) {
@@ -194,17 +204,6 @@ export function nativeProvider(version: string, schema: () => Promise<string>): 
       await handler(handlerType).delete(id, effectiveTimeouts(inward(handlerType, urn, unwrapSecrets(props).plain), "delete", request));
     },
   };
-}
-
-/**
- * The inputs an import records when the handler names none: the live object's properties that are
- * inputs of the kind (in Pulumi names). The engine then checks them as a program's inputs.
- */
-function importedInputs(handlerType: string, outs: Props): Props {
-  const kind = definitionOf(handlerType);
-  if (!kind) return outs;
-  const names = new Set(Object.entries(kind.allInputs).map(([key, field]) => engineName(key, field, "pulumi")));
-  return Object.fromEntries(Object.entries(outs).filter(([key]) => names.has(key)));
 }
 
 /** The replacement order check chose, carried in the inputs the engine hands back. */

@@ -23,6 +23,14 @@ export interface CurrentRequest {
 }
 
 let current: CurrentRequest | undefined;
+let diffOldInputs: Record<string, unknown> | undefined;
+
+/** The old inputs of the Diff request whose provider call is starting (the server passes only the old outputs). */
+export function takeDiffOldInputs(): Record<string, unknown> | undefined {
+  const taken = diffOldInputs;
+  diffOldInputs = undefined;
+  return taken;
+}
 
 /**
  * The request whose provider call is starting. The server calls the provider object synchronously
@@ -88,7 +96,11 @@ export function installServerHooks(hooks: RequestHooks): void {
       };
     };
     before("configure", (req) => hooks.configure(req));
-    for (const name of ["check", "diff"]) before(name, () => {});
+    before("check", () => {});
+    before("diff", (req) => {
+      const oldInputs = req.getOldinputs?.() as { toJavaScript(): Record<string, unknown> } | undefined;
+      diffOldInputs = oldInputs?.toJavaScript();
+    });
     for (const name of ["create", "update", "delete"]) {
       before(name, (req) => {
         current = { method: name, timeoutSeconds: Number(req.getTimeout?.() ?? 0) };
