@@ -192,6 +192,14 @@ describe("native plugin: customTimeouts, cancellation, and a stack moved from dy
       expect(writes).toEqual([]);
       expect(steps(await stack.preview())).toEqual([]);
 
+      // The `import` option: the engine reads the cluster by its id alone (a Read without properties).
+      const forget = spawnCli(stack.stack.workspace.workDir, ["state", "delete", after.urn, "--yes", "--stack", stack.stack.name]);
+      expect(await new Promise((resolve) => forget.on("exit", resolve))).toBe(0);
+      await stack.setConfig("test:importId", after.id);
+      const beforeImport = await migrationPlane.lastSeq();
+      expect(steps(await stack.up())).toEqual(["import moved"]);
+      expect((await migrationPlane.audit(beforeImport)).filter((e) => !/^(Get|List|Describe)/.test(e.operation))).toEqual([]);
+      expect(steps(await stack.preview())).toEqual([]);
       await stack.destroy();
       expect(await migrationPlane.cmasshClusters()).toEqual([]);
     } finally {

@@ -3,7 +3,8 @@
 // explicit provider whose endpoint and credentials (secret) come from `test:` config.
 // `test:round` moves every resource to its next in-place state; `test:poolType` replaces the pool;
 // `test:only=cluster` keeps just the cmassh cluster (cancellation and customTimeouts tests);
-// `test:migrate=dynamic|native` is the one-cluster migration program (point 5).
+// `test:migrate=dynamic|native` is the one-cluster migration program (point 5); `test:importId`
+// imports the native one with the `import` option instead.
 const pulumi = require("@pulumi/pulumi");
 
 const config = new pulumi.Config("test");
@@ -22,7 +23,7 @@ if (migrate === "dynamic") {
     "clusterform:cmassh:Cluster",
     "moved",
     { kubernetesVersion: "1.30.10", controlPlane: { instanceType: "standard", count: 1 } },
-    { aliases: [{ type: "pulumi-nodejs:dynamic/cmassh:Cluster" }] },
+    config.get("importId") ? { import: config.get("importId") } : { aliases: [{ type: "pulumi-nodejs:dynamic/cmassh:Cluster" }] },
   );
 } else {
   const provider = new pulumi.ProviderResource("clusterform", "explicit", {
