@@ -71,12 +71,16 @@ function secretSafeError(type: string, err: unknown, secretKeys: Set<string>): u
  * identity and refuses a create-first replacement of the same identity (REPLACEMENT_CLASH): then
  * the old object is deleted first, as in dynamic mode. See docs/native-plugin.md.
  */
-async function diffWithOrder(handlerType: string, id: string, olds: Props, news: Props): Promise<pulumi.provider.DiffResult> {
+async function diffWithOrder(urn: string, handlerType: string, id: string, olds: Props, news: Props): Promise<pulumi.provider.DiffResult> {
   const h = handler(handlerType);
   try {
     return await h.diff(id, olds, { ...news, deleteBeforeReplace: false });
   } catch (err) {
-    if (err instanceof ClusterformError && err.platformCode === "REPLACEMENT_CLASH") return h.diff(id, olds, news);
+    if (err instanceof ClusterformError && err.platformCode === "REPLACEMENT_CLASH") {
+      // Delete-first: the old object is gone before create runs, so create may adopt as for a new resource.
+      replacing.delete(urn);
+      return h.diff(id, olds, news);
+    }
     throw err;
   }
 }
@@ -146,7 +150,7 @@ export function nativeProvider(version: string, schema: () => Promise<string>): 
       const taken = Object.fromEntries(unreported.filter((f) => oldInputs[f] !== undefined).map((f) => [f, oldInputs[f]]));
       const { handlerType } = kindOf(parseUrn(urn).type);
       const before = inward(handlerType, urn, { ...oldOutputs, ...taken });
-      return diffWithOrder(handlerType, id, before, inward(handlerType, urn, unwrapSecrets(news).plain));
+      return diffWithOrder(urn, handlerType, id, before, inward(handlerType, urn, unwrapSecrets(news).plain));
     },
     async create(urn, inputs) {
       const request = takeCurrentRequest();
