@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changingSteps, engineEnv, openStack, pulumiBinDir } from "../harness/engine";
@@ -35,6 +35,11 @@ describe("native plugin installed with pulumi plugin install --file", () => {
     execFileSync(path.join(pulumiBinDir(), "pulumi"), ["plugin", "install", "resource", "clusterform", version, "--file", tarball], { env, stdio: ["ignore", "ignore", "inherit"] });
     const installed = path.join(engineEnv().PULUMI_HOME, "plugins", `resource-clusterform-v${version}`, "pulumi-resource-clusterform");
     expect(existsSync(installed)).toBe(true);
+    // GetSchema answers with the package's generated schema.json.
+    const served = JSON.parse(execFileSync(path.join(pulumiBinDir(), "pulumi"), ["package", "get-schema", installed], { env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }));
+    const shipped = JSON.parse(readFileSync(path.join(workspace, "node_modules", "clusterform", "schema.json"), "utf8"));
+    expect(Object.keys(served.resources).sort()).toEqual(Object.keys(shipped.resources).sort());
+    expect(Object.keys(served.resources)).toContain("clusterform:cmassh:Cluster");
 
     const stack = await openStack({ programDir: copyProgram(workspace, "native-installed"), config: { "clusterform:endpoint": { value: plane.url } } });
     const result = await stack.up();
