@@ -20,6 +20,13 @@ export function inDynamicProviderHost(): boolean {
   return (require.main?.filename ?? "").includes(`${path.sep}dynamic-provider${path.sep}`);
 }
 
+let nativePlugin = false;
+
+/** Called by the native plugin's entry: it too is started with the engine's address as first argument. */
+export function useEngineLogInPlugin(): void {
+  nativePlugin = true;
+}
+
 /** A reporter that says nothing: outside Pulumi's dynamic provider process, or without a URN. */
 export const SILENT: Reporter = { progress: () => {}, warn: async () => {} };
 
@@ -50,7 +57,7 @@ function engineClient(): Engine | null {
   if (engine !== undefined) return engine;
   engine = null;
   const address = process.argv[2];
-  if (!address || !inDynamicProviderHost()) return engine;
+  if (!address || !(nativePlugin || inDynamicProviderHost())) return engine;
   try {
     const pulumiDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
     const load = <T>(id: string): T => require(require.resolve(id, { paths: [pulumiDir] }));

@@ -4,8 +4,42 @@ import { ClusterformError, isTransient, UNREACHABLE } from "./errors";
 /** Waits `ms` milliseconds. Injected so tests run on a fake clock. */
 export type Sleep = (ms: number) => Promise<void>;
 
-/** The real sleep. */
-export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+// Aborted when the engine cancels the run (the native plugin's Cancel): every wait and retry sleeps
+// through realSleep, so one signal ends them all promptly. The dynamic host never cancels.
+const cancellation = new AbortController();
+
+/**
+ * Ends every current and future {@link realSleep} of this process with a Canceled error: the engine
+ * asked the provider to stop (Ctrl-C, `pulumi cancel`). The process ends soon after, so nothing resets it.
+ */
+export function cancelAllWaits(): void {
+  cancellation.abort();
+}
+
+function canceled(): ClusterformError {
+  return new ClusterformError({
+    code: "Canceled",
+    platformCode: "CANCELED",
+    operation: "waiting",
+    platformMessage: "the Pulumi engine canceled the operation (Ctrl-C or `pulumi cancel`); run `pulumi up` again to converge",
+  });
+}
+
+/** The real sleep; rejects with a Canceled error once {@link cancelAllWaits} was called. */
+export const realSleep: Sleep = (ms) =>
+  new Promise((resolve, reject) => {
+    const signal = cancellation.signal;
+    if (signal.aborted) return reject(canceled());
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(canceled());
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
 
 /** Backoff constants: start at 100 ms, double, never wait more than 5 s between attempts. */
 export const BACKOFF = { initialMs: 100, factor: 2, maxMs: 5_000 } as const;

@@ -157,7 +157,7 @@ interface StateResource {
 
 /** The kind of a state resource's type token (`pulumi-nodejs:dynamic/cmassh:NodePool` -> `cmassh:NodePool`). */
 export function kindOf(type: string): Kind | undefined {
-  const token = type.replace(/^pulumi-nodejs:dynamic\//, "");
+  const token = type.replace(/^(pulumi-nodejs:dynamic\/|clusterform:)/, "");
   return (KINDS as readonly string[]).includes(token) ? (token as Kind) : undefined;
 }
 

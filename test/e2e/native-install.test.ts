@@ -1,0 +1,51 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { changingSteps, engineEnv, openStack, pulumiBinDir } from "../harness/engine";
+import { type LocalPlane, startLocalPlane } from "../harness/local-plane";
+import { clusterformTarball, copyProgram, installWorkspace } from "../harness/workspace";
+
+// Installing the plugin without internet, from the packed package as users get it: the
+// `clusterform-plugin-tarball` command writes a self-contained tarball, `pulumi plugin install
+// --file` installs it, and a program with no `plugins:` path in Pulumi.yaml uses it.
+
+describe("native plugin installed with pulumi plugin install --file", () => {
+  let plane: LocalPlane;
+  let workspace: string;
+
+  beforeAll(async () => {
+    workspace = installWorkspace("native-install", { clusterform: clusterformTarball() });
+    plane = await startLocalPlane({ workspace, timeScale: 0.2 });
+  });
+  afterAll(async () => {
+    await plane?.stop();
+  });
+
+  it("writes a self-contained tarball that the CLI installs and runs from its plugin folder", async () => {
+    const tarball = path.join(workspace, "clusterform-plugin.tgz");
+    const bin = path.join(workspace, "node_modules", ".bin", "clusterform-plugin-tarball");
+    execFileSync(bin, [tarball], { cwd: workspace, stdio: ["ignore", "ignore", "inherit"] });
+    const listing = execFileSync("tar", ["-tzf", tarball], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }).split("\n");
+    expect(listing).toContain("./pulumi-resource-clusterform");
+    expect(listing).toContain("./node_modules/@pulumi/pulumi/package.json");
+
+    const version = require(path.join(workspace, "node_modules", "clusterform", "package.json")).version as string;
+    const env = { ...process.env, ...engineEnv() };
+    execFileSync(path.join(pulumiBinDir(), "pulumi"), ["plugin", "install", "resource", "clusterform", version, "--file", tarball], { env, stdio: ["ignore", "ignore", "inherit"] });
+    const installed = path.join(engineEnv().PULUMI_HOME, "plugins", `resource-clusterform-v${version}`, "pulumi-resource-clusterform");
+    expect(existsSync(installed)).toBe(true);
+    // GetSchema answers with the package's generated schema.json.
+    const served = JSON.parse(execFileSync(path.join(pulumiBinDir(), "pulumi"), ["package", "get-schema", installed], { env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }));
+    const shipped = JSON.parse(readFileSync(path.join(workspace, "node_modules", "clusterform", "schema.json"), "utf8"));
+    expect(Object.keys(served.resources).sort()).toEqual(Object.keys(shipped.resources).sort());
+    expect(Object.keys(served.resources)).toContain("clusterform:cmassh:Cluster");
+
+    const stack = await openStack({ programDir: copyProgram(workspace, "native-installed"), config: { "clusterform:endpoint": { value: plane.url } } });
+    const result = await stack.up();
+    expect(changingSteps(result).map((s) => `${s.op} ${s.type}`)).toEqual(["create clusterform:cmassh:Cluster"]);
+    expect((await plane.cmasshClusters()).map((c) => c.status)).toEqual(["RUNNING"]);
+    await stack.destroy();
+    expect(await plane.cmasshClusters()).toEqual([]);
+  });
+});

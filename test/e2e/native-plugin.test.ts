@@ -1,0 +1,209 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compareWithState, startAllKindsPlane } from "../harness/all-kinds";
+import { changingSteps, type EngineStack, openStack, spawnCli } from "../harness/engine";
+import { MUTATIONS } from "../harness/interrupt";
+import type { LocalPlane } from "../harness/local-plane";
+import { SENLIN_USER } from "../harness/senlin-stack";
+import { clusterformTarball, copyProgram, installWorkspace } from "../harness/workspace";
+import { CC_PASSWORD } from "./cyclecloud-support";
+
+// The native plugin (pulumi-resource-clusterform) through the real engine: every kind on one
+// shared stack, configured by an explicit provider resource. See docs/native-plugin.md.
+
+const steps = (r: { steps: { op: string; name: string }[] }) => changingSteps(r as never).map((s) => `${s.op} ${s.name}`).sort();
+
+describe("native plugin: every kind on one stack through an explicit provider", () => {
+  let plane: LocalPlane;
+  let stack: EngineStack;
+
+  beforeAll(async () => {
+    const workspace = installWorkspace("native-plugin", { clusterform: clusterformTarball() });
+    plane = await startAllKindsPlane(workspace, 0.2);
+    stack = await openStack({
+      programDir: copyProgram(workspace, "native-kinds"),
+      config: {
+        "test:endpoint": { value: plane.url },
+        "test:senlinUsername": { value: SENLIN_USER.username },
+        "test:senlinProjectName": { value: SENLIN_USER.project },
+        "test:senlinPassword": { value: SENLIN_USER.password, secret: true },
+        "test:cyclecloudPassword": { value: CC_PASSWORD, secret: true },
+      },
+    });
+  });
+  afterAll(async () => {
+    await plane?.stop();
+  });
+
+  it("creates every kind, keeps secrets out of the stored checkpoint, and previews no change", async () => {
+    const result = await stack.up();
+    expect(steps(result)).toEqual(
+      ["cc", "cluster", "job", "pool", "respool", "senlin", "snap", "vc"].map((n) => `create ${n}`),
+    );
+    const comparison = await compareWithState(plane, stack);
+    for (const [kind, c] of Object.entries(comparison)) expect({ kind, ...c }).toMatchObject({ kind, orphans: [], missing: [] });
+    const stored = await stack.storedState();
+    for (const secret of [SENLIN_USER.password, CC_PASSWORD, "certificate-authority-data", "client-key-data"]) expect(stored).not.toContain(secret);
+    expect(stored).not.toContain("__provider");
+    const state = await stack.exportState();
+    const cluster = (state.deployment.resources ?? []).find((r: { urn: string }) => r.urn.endsWith("::cluster"));
+    expect(cluster.type).toBe("clusterform:cmassh:Cluster");
+    // The identity the dynamic SDK sends as inputs comes from the URN: none of it is stored as an input.
+    expect(Object.keys(cluster.inputs).filter((k) => ["owner", "resourceName", "resourceUrn", "__provider"].includes(k))).toEqual([]);
+    expect(steps(await stack.preview())).toEqual([]);
+  });
+
+  it("changes one in-place field of every kind with the platform's own operation", async () => {
+    const since = await plane.lastSeq();
+    await stack.setConfig("test:round", "1");
+    const result = await stack.up();
+    const replaced = ["create-replacement snap", "delete-replaced snap", "replace snap"];
+    expect(steps(result)).toEqual([...replaced, ...["cc", "cluster", "job", "pool", "respool", "senlin", "vc"].map((n) => `update ${n}`)].sort());
+    const audit = (await plane.audit(since)).filter((e) => e.code === "OK");
+    for (const [kind, m] of Object.entries(MUTATIONS)) {
+      const done = audit.filter((e) => e.api === m.api).map((e) => e.operation);
+      for (const op of m.update) expect({ kind, done: done.includes(op) }).toEqual({ kind, done: true });
+    }
+    expect(steps(await stack.preview())).toEqual([]);
+  });
+
+  it("replaces a pool whose instance type changed by creating the new pool first (new derived name)", async () => {
+    const since = await plane.lastSeq();
+    await stack.setConfig("test:poolType", "gpu");
+    const result = await stack.up();
+    expect(steps(result)).toEqual(["create-replacement pool", "delete-replaced pool", "replace pool"]);
+    const calls = (await plane.audit(since)).filter((e) => e.api === "cmassh" && e.code === "OK" && /NodePool$/.test(e.operation));
+    expect(calls.map((e) => e.operation)).toEqual(["AddNodePool", "DeleteNodePool"]);
+    const [cluster] = await plane.cmasshClusters();
+    expect((cluster as unknown as { pools: { name: string }[] }).pools).toHaveLength(1);
+  });
+
+  it("survives `pulumi up --replace` of the pool: the engine creates first with the same name, the plugin keeps the adopted object", async () => {
+    const since = await plane.lastSeq();
+    const result = await stack.up({ replace: [await stack.urnOf("pool")] });
+    expect(steps(result)).toEqual(["create-replacement pool", "delete-replaced pool", "replace pool"]);
+    const calls = (await plane.audit(since)).filter((e) => e.api === "cmassh" && e.code === "OK" && /NodePool$/.test(e.operation));
+    expect(calls.map((e) => e.operation)).not.toContain("DeleteNodePool");
+    expect(result.stdout).toContain("this run's replacement of the resource adopted that very object");
+    const comparison = await compareWithState(plane, stack);
+    expect(comparison["cmassh:NodePool"]).toMatchObject({ orphans: [], missing: [] });
+    expect(steps(await stack.preview())).toEqual([]);
+  });
+
+  it("drops a cluster deleted out of band on refresh, and recreates it and its pool on up", async () => {
+    const [cluster] = await plane.cmasshClusters();
+    const gone = await fetch(`${plane.url}/api/v1/cluster?name=${cluster.name}`, { method: "DELETE" });
+    expect(gone.status).toBe(200);
+    await expect.poll(async () => (await plane.cmasshClusters()).length, { timeout: 20_000, interval: 200 }).toBe(0);
+    await stack.refresh();
+    const state = await stack.exportState();
+    expect((state.deployment.resources ?? []).filter((r: { type: string }) => r.type.startsWith("clusterform:cmassh"))).toEqual([]);
+    expect(steps(await stack.up())).toEqual(["create cluster", "create pool"]);
+  });
+
+  it("destroys everything and leaves nothing on the plane", async () => {
+    await stack.destroy();
+    const comparison = await compareWithState(plane, stack);
+    for (const [kind, c] of Object.entries(comparison)) expect({ kind, orphans: c.orphans }).toEqual({ kind, orphans: [] });
+  });
+});
+
+describe("native plugin: customTimeouts, cancellation, and a stack moved from dynamic resources", () => {
+  let plane: LocalPlane;
+  let workspace: string;
+
+  beforeAll(async () => {
+    workspace = installWorkspace("native-plugin", { clusterform: clusterformTarball() });
+    // A cluster takes 24 s to provision here: long enough to time out and to cancel in.
+    plane = await startAllKindsPlane(workspace, 8);
+  });
+  afterAll(async () => {
+    await plane?.stop();
+  });
+
+  const clusterStack = async (): Promise<EngineStack> =>
+    openStack({
+      programDir: copyProgram(workspace, "native-kinds"),
+      config: {
+        "test:only": { value: "cluster" },
+        "test:endpoint": { value: plane.url },
+        "test:senlinUsername": { value: SENLIN_USER.username },
+        "test:senlinProjectName": { value: SENLIN_USER.project },
+        "test:senlinPassword": { value: SENLIN_USER.password, secret: true },
+        "test:cyclecloudPassword": { value: CC_PASSWORD, secret: true },
+      },
+    });
+
+  it("ends a create at its customTimeouts, ends a wait at Ctrl-C, and the next up converges on one cluster", async () => {
+    const stack = await clusterStack();
+    await stack.setConfig("test:customCreate", "2s");
+    await expect(stack.up()).rejects.toThrow(/not done after \d+s \(timeout 2s\)/);
+    expect((await plane.cmasshClusters()).map((c) => c.status)).toEqual(["PROVISIONING"]);
+
+    await stack.stack.removeConfig("test:customCreate");
+    const since = await plane.lastSeq();
+    const cli = spawnCli(stack.stack.workspace.workDir, ["up", "--yes", "--skip-preview", "--stack", stack.stack.name]);
+    const exited = new Promise<number | null>((resolve) => cli.on("exit", (code) => resolve(code)));
+    // Interrupt once the plugin is polling the cluster (the wait has begun).
+    await expect.poll(async () => (await plane.audit(since)).some((e) => e.api === "cmassh" && e.operation === "GetCluster"), { timeout: 30_000, interval: 200 }).toBe(true);
+    process.kill(cli.pid!, "SIGINT");
+    const code = await exited;
+    expect(code).not.toBe(0);
+    // The CLI is gone while the platform still provisions: the wait ended at the cancel, not at RUNNING.
+    expect((await plane.cmasshClusters()).map((c) => c.status)).toEqual(["PROVISIONING"]);
+
+    await stack.up();
+    const clusters = await plane.cmasshClusters();
+    expect(clusters.map((c) => c.status)).toEqual(["RUNNING"]);
+    const state = await stack.exportState();
+    const recorded = (state.deployment.resources ?? []).filter((r: { type: string }) => r.type === "clusterform:cmassh:Cluster");
+    expect(recorded.map((r: { outputs: { name: string } }) => r.outputs.name)).toEqual([clusters[0].name]);
+    await stack.destroy();
+    expect(await plane.cmasshClusters()).toEqual([]);
+  });
+
+  it("moves a dynamic cluster to the native plugin by alias: preview replaces nothing, up writes nothing", async () => {
+    const migrationPlane = await startAllKindsPlane(workspace, 0.2);
+    try {
+      const stack = await openStack({
+        programDir: copyProgram(workspace, "native-kinds"),
+        config: { "test:migrate": { value: "dynamic" }, "clusterform:endpoint": { value: migrationPlane.url } },
+      });
+      expect(steps(await stack.up())).toEqual(["create moved"]);
+      const before = (await stack.exportState()).deployment.resources.find((r: { urn: string }) => r.urn.endsWith("::moved"));
+      expect(before.type).toBe("pulumi-nodejs:dynamic/cmassh:Cluster");
+
+      await stack.setConfig("test:migrate", "native");
+      const since = await migrationPlane.lastSeq();
+      const preview = await stack.preview();
+      // Only the dynamic provider itself (now unused) goes away; the cluster is neither replaced nor deleted.
+      const planned = preview.steps.filter((s) => !s.type.startsWith("pulumi:providers:"));
+      expect(planned.filter((s) => ["replace", "create-replacement", "delete-replaced", "delete", "create"].includes(s.op))).toEqual([]);
+      expect(planned.find((s) => s.name === "moved")?.op).toMatch(/^(same|update)$/);
+      await stack.up();
+      const after = (await stack.exportState()).deployment.resources.find((r: { urn: string }) => r.urn.endsWith("::moved"));
+      expect(after.type).toBe("clusterform:cmassh:Cluster");
+      expect(after.id).toBe(before.id);
+      // No change means no provider call that rewrites outputs; a refresh (reads only) drops the dynamic leftovers.
+      await stack.refresh();
+      const refreshed = (await stack.exportState()).deployment.resources.find((r: { urn: string }) => r.urn.endsWith("::moved"));
+      expect(JSON.stringify(refreshed)).not.toContain("__provider");
+      expect(refreshed.outputs.resourceUrn).toBeUndefined();
+      const writes = (await migrationPlane.audit(since)).filter((e) => !/^(Get|List|Describe)/.test(e.operation));
+      expect(writes).toEqual([]);
+      expect(steps(await stack.preview())).toEqual([]);
+
+      // The `import` option: the engine reads the cluster by its id alone (a Read without properties).
+      const forget = spawnCli(stack.stack.workspace.workDir, ["state", "delete", after.urn, "--yes", "--stack", stack.stack.name]);
+      expect(await new Promise((resolve) => forget.on("exit", resolve))).toBe(0);
+      await stack.setConfig("test:importId", after.id);
+      const beforeImport = await migrationPlane.lastSeq();
+      expect(steps(await stack.up())).toEqual(["import moved"]);
+      expect((await migrationPlane.audit(beforeImport)).filter((e) => !/^(Get|List|Describe)/.test(e.operation))).toEqual([]);
+      expect(steps(await stack.preview())).toEqual([]);
+      await stack.destroy();
+      expect(await migrationPlane.cmasshClusters()).toEqual([]);
+    } finally {
+      await migrationPlane.stop();
+    }
+  });
+});
