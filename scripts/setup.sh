@@ -204,13 +204,14 @@ cf_setup_pulumi() {
 # Steps: node, deps (npm ci + build), pulumi. No argument means all three, in that order.
 cf_setup() {
   local start=$SECONDS step
-  [ $# -gt 0 ] || set -- node deps pulumi
+  [ $# -gt 0 ] || set -- node deps pulumi opentofu
   for step in "$@"; do
     case "$step" in
     node) cf_setup_node ;;
     deps) cf_setup_npm ;;
     pulumi) cf_setup_pulumi ;;
-    *) cf_fail "unknown set-up step '$step'" "use node, deps or pulumi" ;;
+    opentofu) . "$CF_ROOT/scripts/setup/opentofu.sh" && cf_setup_opentofu ;;
+    *) cf_fail "unknown set-up step '$step'" "use node, deps, pulumi or opentofu" ;;
     esac
   done
   cf_log "ready in $((SECONDS - start)) s"
