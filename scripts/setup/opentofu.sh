@@ -10,7 +10,8 @@
 CF_TOFU_VERSION="1.12.6"
 
 # Prints the version a tofu binary reports ("" if it does not run).
-cf_tofu_version() { "$1" version 2>/dev/null | sed -n '1s/^OpenTofu v//p' || true; }
+# (Warnings about the CLI configuration may come first on stdout.)
+cf_tofu_version() { "$1" version 2>/dev/null | sed -n 's/^OpenTofu v//p' | head -1 || true; }
 
 cf_build_opentofu() {
   local dest="$1"
