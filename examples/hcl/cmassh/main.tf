@@ -36,8 +36,8 @@ resource "clusterform_cmassh_cluster" "analytics" {
   name               = var.cluster_name
   kubernetes_version = var.kubernetes_version
   control_plane = {
-    instanceType = "standard"
-    count        = 1
+    instance_type = "standard"
+    node_count    = 1
   }
   timeouts = { create = "45m" }
 }

@@ -5,8 +5,8 @@ import "../../resources";
 import { type CtyType, decodeMsgpack, decodeStateJson, encodeMsgpack, type TfValue, UNKNOWN_VALUE } from "./codec";
 import { type Diagnostic, errorDiagnostic, failureDiagnostics } from "./diagnostics";
 import { PROVIDER_ATTRIBUTES, PROVIDER_TYPE, providerConfigReader } from "./provider-config";
-import { RESOURCE_TYPE_NAMES, resourceType, type TfResourceType } from "./schema";
-import { decodePrivate, encodePrivate, inputsOf, type Props, propsOf, stateOf, withIdentity } from "./state";
+import { ctyOf, resourceTypes, type TfAttribute, type TfResourceType } from "./schema";
+import { decodePrivate, encodePrivate, fromHandler, inputsOf, type Props, propsOf, stateOf, withIdentity } from "./state";
 import type { Stopper } from "./stopper";
 import type { Provider } from "../../../proto/gen/tfplugin6/tfplugin6_pb";
 
@@ -36,8 +36,8 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
     return h;
   };
   const typeOrError = (name: string): TfResourceType => {
-    const type = resourceType(name);
-    if (!type) throw new Error(`clusterform: unknown resource type "${name}"; this release serves: ${RESOURCE_TYPE_NAMES.join(", ")}`);
+    const type = resourceTypes().get(name);
+    if (!type) throw new Error(`clusterform: unknown resource type "${name}"; this release serves: ${[...resourceTypes().keys()].join(", ")}`);
     return type;
   };
   const dv = (value: TfValue, type: CtyType) => ({ msgpack: encodeMsgpack(value, type) });
@@ -57,7 +57,7 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
   return {
     getMetadata: () => ({
       serverCapabilities: { getProviderSchemaOptional: true },
-      resources: RESOURCE_TYPE_NAMES.map((typeName) => ({ typeName })),
+      resources: [...resourceTypes().keys()].map((typeName) => ({ typeName })),
     }),
     getProviderSchema: () =>
       guarded(async () => ({
@@ -67,7 +67,7 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
             description: "Endpoints and credentials; each unset attribute falls back to the environment variables the Pulumi provider reads.",
           },
         },
-        resourceSchemas: Object.fromEntries(RESOURCE_TYPE_NAMES.map((name) => [name, schemaOf(typeOrError(name))])),
+        resourceSchemas: Object.fromEntries([...resourceTypes().values()].map((type) => [type.name, schemaOf(type)])),
         serverCapabilities: { getProviderSchemaOptional: true },
       })),
     validateProviderConfig: () => ({}),
@@ -98,10 +98,13 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
         const current = read(req.currentState, type.objectType) as TfObject | null;
         if (!current) return { newState: dv(null, type.objectType) };
         const props = propsOf(type, current, decodePrivate(req.private));
-        const result = await (await handler(type)).read(String(current.id), props);
+        const h = await handler(type);
+        const result = await h.read(String(current.id), props);
         if (!result.id) return { newState: dv(null, type.objectType) };
         const live = result.props ?? {};
-        return { newState: dv(stateOf(type, result.id, live), type.objectType), private: encodePrivate(type, live) };
+        // What the stored inputs normalize to: a value the platform reports in another form is not drift.
+        const normalized = (await h.check({}, withIdentity(type, inputsOf(type, current), props))).inputs as Props;
+        return { newState: dv(stateOf(type, result.id, live, current, normalized), type.objectType), private: encodePrivate(type, live) };
       }),
     planResourceChange: (req) => guarded(() => plan(req)),
     applyResourceChange: (req) => guarded(() => stopper.race(apply(req))),
@@ -136,7 +139,7 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
     // Optional inputs the user left out take the value check() filled in (a default, a derived value).
     for (const attr of type.attributes) {
       if (!attr.output && attr.computed && proposed[attr.name] === null && news[attr.field] !== undefined) {
-        planned[attr.name] = stateOf(type, "", news)[attr.name];
+        planned[attr.name] = fromHandler(attr.node, news[attr.field]);
       }
     }
     const unknownOutputs = (keepId: boolean) => {
@@ -182,24 +185,25 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
       id = String(prior.id);
       outs = (await h.update(id, olds, news)).outs ?? {};
     }
-    const { __provider, ...kept } = outs;
+    const kept = { ...outs };
+    delete kept.__provider;
     return { newState: dv(stateOf(type, id, kept, planned), type.objectType), private: encodePrivate(type, kept) };
   }
 }
 
+const NESTING = { object: 1, list: 2, map: 4 } as const; // tfplugin6.Schema.Object.NestingMode: SINGLE, LIST, MAP
+
+/** One attribute as the schema declares it: objects (alone, in lists, in maps) as nested attributes. */
+function attributeSchema(a: TfAttribute): Record<string, unknown> {
+  const base = { name: a.name, description: a.description, required: a.required, optional: a.optional, computed: a.computed, sensitive: a.sensitive };
+  const node = a.node;
+  const objectNode = node.kind === "object" ? node : (node.kind === "list" || node.kind === "map") && node.of.kind === "object" ? node.of : undefined;
+  if (objectNode && objectNode.kind === "object") {
+    return { ...base, nestedType: { attributes: objectNode.attributes.map(attributeSchema), nesting: NESTING[node.kind as keyof typeof NESTING] } };
+  }
+  return { ...base, type: new TextEncoder().encode(JSON.stringify(ctyOf(node))) };
+}
+
 function schemaOf(type: TfResourceType) {
-  return {
-    block: {
-      attributes: type.attributes.map((a) => ({
-        name: a.name,
-        type: new TextEncoder().encode(JSON.stringify(a.type)),
-        description: a.description,
-        required: a.required,
-        optional: a.optional,
-        computed: a.computed,
-        sensitive: a.sensitive,
-      })),
-      description: `Clusterform ${type.handlerType}, through the same handler as the Pulumi provider.`,
-    },
-  };
+  return { block: { attributes: type.attributes.map(attributeSchema), description: type.description } };
 }

@@ -1,13 +1,29 @@
+import type { Kind } from "../../definition/kind";
+import type { Field, TypeSpec } from "../../definition/values";
 import type { CtyType } from "./codec";
-import { KINDS, type KindEntry } from "./kinds";
 
-/** One attribute of a Terraform resource type, and the handler field it carries. */
+/**
+ * The Terraform schema, derived from the one definition of every field (provider/definition):
+ * names in snake_case (or the field's `names.terraform`), types, required / optional / computed,
+ * sensitive, descriptions with the change policy, and which attributes force replacement.
+ */
+
+/** The shape of a value, as both the schema and the value conversion need it. */
+export type TfNode =
+  | { kind: "primitive"; cty: "string" | "number" | "bool"; fromNumber?: boolean }
+  /** Free-form JSON: a `dynamic` value. */
+  | { kind: "json" }
+  | { kind: "list"; of: TfNode }
+  | { kind: "map"; of: TfNode }
+  | { kind: "object"; attributes: TfAttribute[] };
+
+/** One attribute (top-level or nested) and the handler field it carries. */
 export interface TfAttribute {
-  /** The HCL name: snake_case, reserved names renamed (`count` is `node_count`). */
+  /** The HCL name. */
   name: string;
-  /** The handler's field (camelCase), as the Pulumi provider names it. */
+  /** The handler's field (camelCase). */
   field: string;
-  type: CtyType;
+  node: TfNode;
   required: boolean;
   optional: boolean;
   computed: boolean;
@@ -15,7 +31,7 @@ export interface TfAttribute {
   description: string;
   /** A change plans a replacement (the field's policy is `replace`). */
   forcesReplacement: boolean;
-  /** An output only: the platform's value, never the user's. */
+  /** An output: the platform's value, never the user's. */
   output: boolean;
 }
 
@@ -25,101 +41,137 @@ export interface TfResourceType {
   name: string;
   /** e.g. `cmassh:Cluster`. */
   handlerType: string;
+  description: string;
   attributes: TfAttribute[];
   /** The object type of the whole resource, as values cross the protocol. */
   objectType: CtyType;
   /** The handler field that names the object, when the kind has one (the base of its identity). */
   nameField?: string;
+  /** Handler fields whose values are secrets (never written to the provider's private state). */
   secrets: readonly string[];
 }
 
-// Fields the Pulumi SDK adds to every resource (identity, engine options): Terraform has no place
-// for them; the adapter fills owner and resourceName itself.
-const HIDDEN = new Set(["owner", "resourceName", "autoNamed", "__provider", "deleteBeforeReplace", "resourceUrn"]);
-
-// HCL meta-arguments cannot be attribute names.
-const RESERVED: Readonly<Record<string, string>> = { count: "node_count", provider: "provider_name", lifecycle: "lifecycle_policy" };
-
-/** `kubernetesVersion` -> `kubernetes_version`; reserved names renamed. */
-export function hclName(field: string): string {
-  const snake = field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-  return RESERVED[snake] ?? snake;
+/** `clusterform_` plus the kind in snake_case: `cmassh:NodePool` is `clusterform_cmassh_node_pool`. */
+export function terraformTypeName(kindType: string): string {
+  const [api, kind] = kindType.split(":");
+  return `clusterform_${api}_${snake(kind).replace(/^v_cluster$/, "vcluster")}`;
 }
 
-/** zod v4 keeps a schema's structure in `_zod.def`. */
-interface ZodDef {
-  type: string;
-  innerType?: { _zod: { def: ZodDef } };
-  shape?: Record<string, { _zod: { def: ZodDef }; safeParse(v: unknown): { success: boolean } }>;
+function snake(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/([A-Z])([A-Z][a-z])/g, "$1_$2").toLowerCase();
 }
 
-function ctyTypeOf(def: ZodDef): CtyType {
-  const inner = def.innerType?._zod.def;
-  if ((def.type === "optional" || def.type === "default" || def.type === "nullable") && inner) return ctyTypeOf(inner);
-  const primitive: Record<string, CtyType> = { string: "string", boolean: "bool", number: "number", int: "number" };
-  // The building blocks (orUnknown, intInRange, ...) validate inside transforms whose type zod does
-  // not expose: those fields are `dynamic` here, and check() validates them at plan time.
-  return primitive[def.type] ?? "dynamic";
+/** A field's HCL name: its `names.terraform`, else its Pulumi name in snake_case. */
+export function attributeName(key: string, field: Pick<Field, "names">): string {
+  return field.names?.terraform ?? snake(field.names?.pulumi ?? key);
 }
 
-function describePolicy(policy: { kind: string; operation?: string } | undefined): string {
-  if (!policy) return "";
-  if (policy.kind === "replace") return "Changing it replaces the object.";
-  if (policy.kind === "update") return `Changed in place by ${policy.operation}.`;
-  return "Never causes a change by itself.";
+/** A TypeSpec as a node; any free-form JSON inside a collection makes the whole value `dynamic`. */
+export function nodeOf(type: TypeSpec): TfNode {
+  switch (type.kind) {
+    case "string":
+      return { kind: "primitive", cty: "string" };
+    case "stringOrNumber":
+      return { kind: "primitive", cty: "string", fromNumber: true };
+    case "integer":
+    case "number":
+      return { kind: "primitive", cty: "number" };
+    case "boolean":
+      return { kind: "primitive", cty: "bool" };
+    case "json":
+      return { kind: "json" };
+    case "list":
+    case "map": {
+      const of = nodeOf(type.of);
+      return hasJson(of) ? { kind: "json" } : { kind: type.kind, of };
+    }
+    case "object":
+      return { kind: "object", attributes: Object.entries(type.fields).map(([key, f]) => inputAttribute(key, f)) };
+  }
 }
 
-/** Builds the Terraform resource type of one kind from its zod schema and policy table. */
-export function buildResourceType(name: string, entry: KindEntry): TfResourceType {
-  const { schema, policies } = entry.load();
-  const shape = (schema as { _zod: { def: ZodDef } })._zod.def.shape ?? {};
-  const secrets = entry.secrets ?? [];
+function hasJson(node: TfNode): boolean {
+  if (node.kind === "json") return true;
+  if (node.kind === "list" || node.kind === "map") return hasJson(node.of);
+  return false;
+}
+
+/** The cty type of a node's values on the wire. */
+export function ctyOf(node: TfNode): CtyType {
+  switch (node.kind) {
+    case "primitive":
+      return node.cty;
+    case "json":
+      return "dynamic";
+    case "list":
+    case "map":
+      return [node.kind, ctyOf(node.of)];
+    case "object":
+      return ["object", Object.fromEntries(node.attributes.map((a) => [a.name, ctyOf(a.node)]))];
+  }
+}
+
+function describe(field: Field): string {
+  const policy = field.policy;
+  const change =
+    policy?.kind === "replace" ? " Changing it forces replacement." : policy?.kind === "update" ? ` Changed in place (${policy.operation}).` : "";
+  const fallback = field.default ? ` Default: ${field.default}.` : "";
+  return `${field.description}${change}${fallback}`;
+}
+
+function inputAttribute(key: string, field: Field): TfAttribute {
+  return {
+    name: attributeName(key, field),
+    field: key,
+    node: nodeOf(field.value.type),
+    required: field.required,
+    optional: !field.required,
+    computed: !field.required && field.computed === true,
+    sensitive: field.secret === true,
+    description: describe(field),
+    forcesReplacement: field.policy?.kind === "replace",
+    output: false,
+  };
+}
+
+/** The Terraform resource type of a kind. */
+export function buildResourceType(kind: Kind): TfResourceType {
   const attributes: TfAttribute[] = [
-    { name: "id", field: "id", type: "string", required: false, optional: false, computed: true, sensitive: false, description: "The object's id on the platform (the import id).", forcesReplacement: false, output: true },
+    { name: "id", field: "id", node: { kind: "primitive", cty: "string" }, required: false, optional: false, computed: true, sensitive: false, description: `The object's id on the platform; \`tofu import\` takes it${kind.importId ? ` (${kind.importId.shape}, e.g. ${kind.importId.example})` : ""}.`, forcesReplacement: false, output: true },
   ];
-  const hasName = Object.hasOwn(shape, "name");
-  for (const [field, member] of Object.entries(shape)) {
-    if (HIDDEN.has(field)) continue;
-    const policy = policies[field];
-    const isOutput = entry.outputs.includes(field) && policy?.kind === "ignore";
-    // Derived names need the resource's address, which Terraform never gives a provider: a kind that
-    // has a name requires it (and it is the base of the object's identity).
-    const optional = field === "name" ? false : member.safeParse(undefined).success;
-    attributes.push({
-      name: hclName(field),
-      field,
-      type: field === "name" ? "string" : ctyTypeOf(member._zod.def),
-      required: !isOutput && !optional,
-      optional: !isOutput && optional,
-      // Optional inputs the handler may fill (defaults, normalization) take the planned value.
-      computed: isOutput || optional,
-      sensitive: secrets.includes(field),
-      description: isOutput ? "Set by the platform." : describePolicy(policy),
-      forcesReplacement: policy?.kind === "replace",
-      output: isOutput,
-    });
+  for (const [key, field] of Object.entries(kind.allInputs)) {
+    const attr = inputAttribute(key, field);
+    // Derived names need the resource's address, which Terraform never gives a provider: in HCL
+    // the name is required (it is the base of the object's identity, so an interrupted apply adopts).
+    if (key === "name") Object.assign(attr, { required: true, optional: false, computed: false });
+    attributes.push(attr);
   }
-  for (const field of entry.outputs) {
-    if (Object.hasOwn(shape, field)) continue;
-    attributes.push({ name: hclName(field), field, type: "dynamic", required: false, optional: false, computed: true, sensitive: secrets.includes(field), description: "Set by the platform.", forcesReplacement: false, output: true });
+  for (const [key, out] of Object.entries(kind.outputs)) {
+    if (Object.hasOwn(kind.allInputs, key)) continue;
+    attributes.push({ name: snake(key), field: key, node: nodeOf(out.type), required: false, optional: false, computed: true, sensitive: out.secret === true, description: out.description, forcesReplacement: false, output: true });
   }
-  const objectType: CtyType = ["object", Object.fromEntries(attributes.map((a) => [a.name, a.type]))];
-  return { name, handlerType: entry.handlerType, attributes, objectType, nameField: hasName ? "name" : undefined, secrets };
+  const secrets = [
+    ...Object.entries(kind.allInputs).filter(([, f]) => f.secret).map(([k]) => k),
+    ...Object.entries(kind.outputs).filter(([, o]) => o.secret).map(([k]) => k),
+  ];
+  return {
+    name: terraformTypeName(kind.type),
+    handlerType: kind.type,
+    description: kind.description,
+    attributes,
+    objectType: ctyOf({ kind: "object", attributes }),
+    nameField: Object.hasOwn(kind.allInputs, "name") ? "name" : undefined,
+    secrets,
+  };
 }
 
-const built = new Map<string, TfResourceType>();
+let all: Map<string, TfResourceType> | undefined;
 
-/** The Terraform resource type `name`, built at first use; undefined for a type this release lacks. */
-export function resourceType(name: string): TfResourceType | undefined {
-  const entry = KINDS[name];
-  if (!entry) return undefined;
-  let type = built.get(name);
-  if (!type) {
-    type = buildResourceType(name, entry);
-    built.set(name, type);
+/** Every resource type, by Terraform name (the definitions load at first use). */
+export function resourceTypes(): Map<string, TfResourceType> {
+  if (!all) {
+    const { KINDS } = require("../../resources/kinds") as { KINDS: readonly Kind[] };
+    all = new Map(KINDS.map((k) => buildResourceType(k)).map((t) => [t.name, t]));
   }
-  return type;
+  return all;
 }
-
-/** Every Terraform resource type name this release serves. */
-export const RESOURCE_TYPE_NAMES = Object.keys(KINDS);
