@@ -23,7 +23,9 @@ export function failureDiagnostics(type: TfResourceType, failures: readonly { pr
   return failures.map((f) => {
     const top = f.property.split(/[.[]/)[0];
     const attr = type.attributes.find((a) => a.field === top);
-    const diagnostic: Diagnostic = { severity: ERROR, summary: `Invalid ${attr?.name ?? (f.property || type.name)}`, detail: f.reason };
+    // Reasons name the field as Pulumi users write it; HCL users wrote the attribute's name.
+    const reason = attr && f.reason.startsWith(top) ? attr.name + f.reason.slice(top.length) : f.reason;
+    const diagnostic: Diagnostic = { severity: ERROR, summary: `Invalid ${attr?.name ?? (f.property || type.name)}`, detail: reason };
     if (attr) diagnostic.attribute = { steps: [{ selector: { case: "attributeName", value: attr.name } }] };
     return diagnostic;
   });
