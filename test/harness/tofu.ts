@@ -41,12 +41,13 @@ export function tofuBin(): string {
 /**
  * A fresh working directory holding `example` (a folder of examples/hcl), whose tofu finds the
  * provider through `dev_overrides` at `providerDir` (the `bin` folder of the installed package).
+ * `source` copies another folder instead (a benchmark's configuration).
  */
-export function openTofuDir(name: string, opts: { example: string; providerDir: string; endpoint: string }): TofuDir {
+export function openTofuDir(name: string, opts: { example: string; providerDir: string; endpoint: string; source?: string }): TofuDir {
   const dir = path.join(workDir(), "tofu", name);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  cpSync(path.join(repoRoot(), "examples", "hcl", opts.example), dir, { recursive: true });
+  cpSync(opts.source ?? path.join(repoRoot(), "examples", "hcl", opts.example), dir, { recursive: true });
   const cliConfig = path.join(dir, ".tofurc");
   writeFileSync(
     cliConfig,
