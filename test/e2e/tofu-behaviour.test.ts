@@ -97,6 +97,30 @@ describe("terraform-provider-clusterform: what HCL users expect (cma-ssh)", () =
     expect(Object.keys(await dir.resources())).not.toContain("clusterform_cmassh_cluster.analytics");
   });
 
+  it("ends a wait promptly on Ctrl-C (StopProvider), and the next apply converges to the one object", async () => {
+    const vc = t.open("vcluster", "behaviour-vcluster-stop");
+    const since = await t.plane.lastSeq();
+    const child = vc.start(applyArgs());
+    let output = "";
+    child.stdout?.on("data", (c) => {
+      output += c;
+    });
+    child.stderr?.on("data", (c) => {
+      output += c;
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    await until("CreateVCluster", async () => ((await t.plane.audit(since)).some((e) => e.operation === "CreateVCluster") ? true : undefined));
+    child.kill("SIGINT");
+    expect(await exited).toBe(1);
+    expect(output.replace(/\s+/g, " ")).toContain("clusterform: stopped (StopProvider, e.g. Ctrl-C) while waiting for the platform");
+    const resumed = await t.plane.lastSeq();
+    await vc.ok(applyArgs());
+    expect((await t.plane.audit(resumed)).filter((e) => e.operation === "CreateVCluster")).toEqual([]);
+    const listed = await t.plane.admin<{ vclusters: { name: string; namespace: string }[] }>("/_local/vcluster/vclusters");
+    expect(listed.vclusters.map((v) => `${v.namespace}/${v.name}`)).toEqual(["team-dev/dev"]);
+    await vc.ok(["destroy", "-auto-approve", "-input=false", "-no-color"]);
+  });
+
   it("survives tofu killed with SIGKILL during the slowest create (a vcluster waiting for RUNNING): the provider exits by itself, the next apply adopts the one object", async () => {
     const vc = t.open("vcluster", "behaviour-vcluster-kill");
     const since = await t.plane.lastSeq();
