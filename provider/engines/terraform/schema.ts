@@ -165,13 +165,15 @@ export function buildResourceType(kind: Kind): TfResourceType {
   };
 }
 
+/** The resource types of these kinds, by Terraform name. */
+export function buildResourceTypes(kinds: readonly Kind[]): Map<string, TfResourceType> {
+  return new Map(kinds.map((k) => buildResourceType(k)).map((t) => [t.name, t]));
+}
+
 let all: Map<string, TfResourceType> | undefined;
 
-/** Every resource type, by Terraform name (the definitions load at first use). */
+/** Every resource type, by Terraform name; the definitions (zod) load at the first call that needs them. */
 export function resourceTypes(): Map<string, TfResourceType> {
-  if (!all) {
-    const { KINDS } = require("../../resources/kinds") as { KINDS: readonly Kind[] };
-    all = new Map(KINDS.map((k) => buildResourceType(k)).map((t) => [t.name, t]));
-  }
+  all ??= buildResourceTypes((require("../../resources/kinds") as { KINDS: readonly Kind[] }).KINDS);
   return all;
 }
