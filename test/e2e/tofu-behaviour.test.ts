@@ -66,7 +66,7 @@ describe("terraform-provider-clusterform: what HCL users expect (cma-ssh)", () =
     await dir.ok(["state", "rm", "-no-color", "clusterform_cmassh_cluster.analytics"]);
     const since = await t.plane.lastSeq();
     await dir.ok(["import", "-input=false", "-no-color", "clusterform_cmassh_cluster.analytics", "analytics"]);
-    let cluster = (await dir.resources())["clusterform_cmassh_cluster.analytics"];
+    const cluster = (await dir.resources())["clusterform_cmassh_cluster.analytics"];
     expect(cluster.values).toMatchObject({ id: "analytics", status: "RUNNING" });
     expect(cluster.sensitive_values.kubeconfig).toBe(true);
     // Importing reads; it never changes anything on the platform.

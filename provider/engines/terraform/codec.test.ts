@@ -1,6 +1,6 @@
 import { decode, ExtData } from "@msgpack/msgpack";
 import { describe, expect, it } from "vitest";
-import { type CtyType, decodeMsgpack, decodeStateJson, encodeMsgpack, hasUnknown, typeOf, UNKNOWN_VALUE } from "./codec";
+import { type CtyType, decodeMsgpack, decodeStateJson, encodeMsgpack, hasUnknown, type TfValue, typeOf, UNKNOWN_VALUE } from "./codec";
 
 const OBJECT: CtyType = ["object", { name: "string", count: "number", labels: ["map", "string"], extra: "dynamic", tags: ["list", "string"] }];
 
@@ -8,7 +8,7 @@ describe("the Terraform value codec", () => {
   it("round-trips an object through msgpack, nulls and unknowns included", () => {
     const value = { name: "a", count: 3, labels: { team: "x" }, extra: { deep: [1, "two"] }, tags: null };
     expect(decodeMsgpack(encodeMsgpack(value, OBJECT), OBJECT)).toEqual(value);
-    const unknown = { name: UNKNOWN_VALUE, count: null, labels: null, extra: UNKNOWN_VALUE, tags: ["a", UNKNOWN_VALUE] };
+    const unknown: TfValue = { name: UNKNOWN_VALUE, count: null, labels: null, extra: UNKNOWN_VALUE, tags: ["a", UNKNOWN_VALUE] };
     expect(decodeMsgpack(encodeMsgpack(unknown, OBJECT), OBJECT)).toEqual(unknown);
   });
 
