@@ -14,6 +14,8 @@ export interface MirrorLayout {
   packageDir: string;
   /** The provider version: the package's version. */
   version: string;
+  /** The registry host of the provider's address. */
+  host: string;
 }
 
 /**
@@ -21,12 +23,13 @@ export interface MirrorLayout {
  * The provider package holds a copy of the code it runs (this package's dist/ and its runtime
  * dependencies), not a pointer into node_modules: the lock file's `h1:` hash covers every file in
  * the package folder, so it then covers the code that runs. Node itself comes from PATH.
+ * @param host - the registry host of the provider's address: `registry.terraform.io` for Terraform's CLI. @default registry.opentofu.org
  * @param packageRoot - this package's folder. @default two levels above dist/provider/engines/terraform
  */
-export function writeMirror(mirror: string, packageRoot = path.resolve(__dirname, "..", "..", "..", "..")): MirrorLayout {
+export function writeMirror(mirror: string, host = PROVIDER_HOST, packageRoot = path.resolve(__dirname, "..", "..", "..", "..")): MirrorLayout {
   const pkg = JSON.parse(readFileSync(path.join(packageRoot, "package.json"), "utf8")) as { version: string; dependencies?: Record<string, string> };
   const platform = `${process.platform === "win32" ? "windows" : process.platform}_${process.arch === "x64" ? "amd64" : process.arch}`;
-  const packageDir = path.join(mirror, PROVIDER_HOST, PROVIDER_NAMESPACE, PROVIDER_TYPE_NAME, pkg.version, platform);
+  const packageDir = path.join(mirror, host, PROVIDER_NAMESPACE, PROVIDER_TYPE_NAME, pkg.version, platform);
   rmSync(packageDir, { recursive: true, force: true });
   const lib = path.join(packageDir, "lib");
   mkdirSync(lib, { recursive: true });
@@ -43,7 +46,7 @@ export function writeMirror(mirror: string, packageRoot = path.resolve(__dirname
     '#!/bin/sh\n# terraform-provider-clusterform: runs the copy of the provider beside this file with the node on PATH.\nexec node "$(dirname "$0")/lib/dist/provider/engines/terraform/main.js" "$@"\n',
   );
   chmodSync(shim, 0o755);
-  return { mirror, packageDir, version: pkg.version };
+  return { mirror, packageDir, version: pkg.version, host };
 }
 
 /** The folder of an installed dependency, as Node would resolve it from `from`. */
@@ -56,15 +59,15 @@ function findPackage(name: string, from: string): string {
 }
 
 /** The CLI configuration block that makes tofu install this provider from `mirror`. */
-export function mirrorCliConfig(mirror: string): string {
+export function mirrorCliConfig(mirror: string, host = PROVIDER_HOST): string {
   return [
     "provider_installation {",
     "  filesystem_mirror {",
     `    path    = ${JSON.stringify(path.resolve(mirror))}`,
-    `    include = ["${PROVIDER_HOST}/${PROVIDER_NAMESPACE}/*"]`,
+    `    include = ["${host}/${PROVIDER_NAMESPACE}/*"]`,
     "  }",
     "  direct {",
-    `    exclude = ["${PROVIDER_HOST}/${PROVIDER_NAMESPACE}/*"]`,
+    `    exclude = ["${host}/${PROVIDER_NAMESPACE}/*"]`,
     "  }",
     "}",
     "",
