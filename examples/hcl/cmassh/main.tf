@@ -39,7 +39,9 @@ resource "clusterform_cmassh_cluster" "analytics" {
     instance_type = "standard"
     node_count    = 1
   }
-  timeouts = { create = "45m" }
+  timeouts {
+    create = "45m"
+  }
 }
 
 resource "clusterform_cmassh_node_pool" "general" {

@@ -204,6 +204,17 @@ function attributeSchema(a: TfAttribute): Record<string, unknown> {
   return { ...base, type: new TextEncoder().encode(JSON.stringify(ctyOf(node))) };
 }
 
+/** Terraform convention: `timeouts { create = "45m" }` is a block, as in every major provider. */
+const BLOCKS = new Set(["timeouts"]);
+
 function schemaOf(type: TfResourceType) {
-  return { block: { attributes: type.attributes.map(attributeSchema), description: type.description } };
+  const blockTypes = type.attributes
+    .filter((a) => BLOCKS.has(a.name) && a.node.kind === "object")
+    .map((a) => ({
+      typeName: a.name,
+      nesting: 1, // tfplugin6.Schema.NestedBlock.NestingMode.SINGLE
+      block: { attributes: (a.node.kind === "object" ? a.node.attributes : []).map(attributeSchema), description: a.description },
+    }));
+  const attributes = type.attributes.filter((a) => !(BLOCKS.has(a.name) && a.node.kind === "object")).map(attributeSchema);
+  return { block: { attributes, blockTypes, description: type.description } };
 }
