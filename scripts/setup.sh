@@ -201,17 +201,18 @@ cf_setup_pulumi() {
   cf_log "pulumi: $(pulumi version) at $CF_PULUMI_BIN"
 }
 
-# Steps: node, deps (npm ci + build), pulumi, go-clients. No argument means all four, in that order.
+# Steps: node, deps (npm ci + build), pulumi, go-clients, opentofu. No argument means all of them, in that order.
 cf_setup() {
   local start=$SECONDS step
-  [ $# -gt 0 ] || set -- node deps pulumi go-clients
+  [ $# -gt 0 ] || set -- node deps pulumi go-clients opentofu
   for step in "$@"; do
     case "$step" in
     node) cf_setup_node ;;
     deps) cf_setup_npm ;;
     pulumi) cf_setup_pulumi ;;
     go-clients) . "$CF_ROOT/scripts/setup/go-clients.sh" ;; # the Go test clients of test/go-clients
-    *) cf_fail "unknown set-up step '$step'" "use node, deps, pulumi or go-clients" ;;
+    opentofu) . "$CF_ROOT/scripts/setup/opentofu.sh" && cf_setup_opentofu ;; # OpenTofu for the Terraform provider's tests
+    *) cf_fail "unknown set-up step '$step'" "use node, deps, pulumi, go-clients or opentofu" ;;
     esac
   done
   cf_log "ready in $((SECONDS - start)) s"

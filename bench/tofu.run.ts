@@ -1,0 +1,95 @@
+import { spawn } from "node:child_process";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { changingSteps, type EngineStack, openStack } from "../test/harness/engine";
+import { type LocalPlane, startLocalPlane } from "../test/harness/local-plane";
+import { repoRoot } from "../test/harness/paths";
+import { applyArgs, openTofuDir, planArgs, type TofuDir } from "../test/harness/tofu";
+import { createPluginCertificate } from "../provider/engines/terraform/certificate";
+import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "../provider/engines/terraform/server";
+import { benchWorkspace, copyBenchProgram } from "./support/programs";
+import { median, publish, round, timed } from "./support/report";
+
+/** Provider starts measured (and Node starts, the floor). */
+const STARTS = Number(process.env.CLUSTERFORM_BENCH_SAMPLES ?? 10);
+/** No-op plans and previews measured, after one warm-up of each. */
+const SAMPLES = 3;
+/** A cluster and 99 pools. */
+const POOLS = 99;
+
+/** Milliseconds from spawning `command` until its first line on stdout (the handshake line). */
+function firstLineMs(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "inherit"] });
+    child.once("error", reject);
+    child.stdout.once("data", () => {
+      resolve(Number(process.hrtime.bigint() - started) / 1e6);
+      child.kill();
+    });
+  });
+}
+
+describe(`OpenTofu: provider start-up, and a no-change plan of ${POOLS + 1} resources against the Pulumi preview of the same`, () => {
+  let plane: LocalPlane;
+  let workspace: string;
+  let tofu: TofuDir;
+  let pulumi: EngineStack;
+  const results: Record<string, number> = {};
+
+  beforeAll(async () => {
+    workspace = benchWorkspace();
+    plane = await startLocalPlane({ workspace, timeScale: 0.01 });
+    const providerDir = path.join(workspace, "node_modules", "clusterform", "bin");
+    tofu = openTofuDir("bench-pools", { example: "", source: path.join(repoRoot(), "bench", "programs", "tofu-pools"), providerDir, endpoint: plane.url });
+    pulumi = await openStack({ programDir: copyBenchProgram(workspace, "cmassh-pools"), config: { "bench:pools": { value: String(POOLS) } }, env: { CLUSTERFORM_ENDPOINT: plane.url } });
+  });
+  afterAll(async () => {
+    await plane?.stop();
+  });
+
+  it("measures the provider's start-up: spawn to handshake line, against Node printing a line", async () => {
+    const shim = path.join(workspace, "node_modules", "clusterform", "bin", "terraform-provider-clusterform");
+    const env = { ...process.env, [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: "6", PLUGIN_CLIENT_CERT: createPluginCertificate().certPem };
+    const provider: number[] = [];
+    const node: number[] = [];
+    for (let i = 0; i < STARTS; i++) {
+      provider.push(await firstLineMs(shim, [], env));
+      node.push(await firstLineMs(process.execPath, ["-e", "console.log(1)"], env));
+    }
+    results.providerStartMs = round(median(provider), 0);
+    results.nodeStartMs = round(median(node), 0);
+    results.startRatio = round(median(provider) / median(node));
+    expect(provider).toHaveLength(STARTS);
+  });
+
+  it(`measures a no-change tofu plan and a no-op pulumi preview of ${POOLS + 1} resources`, async () => {
+    await tofu.ok([...applyArgs(), "-parallelism=16"]);
+    await pulumi.up();
+    const plans: number[] = [];
+    const previews: number[] = [];
+    for (let i = 0; i <= SAMPLES; i++) {
+      const plan = await timed(() => tofu.run(planArgs({}, ["-detailed-exitcode"])));
+      expect(plan.value.code, plan.value.stdout).toBe(0);
+      const preview = await timed(() => pulumi.preview());
+      expect(changingSteps(preview.value)).toEqual([]);
+      // The first of each is a warm-up.
+      if (i > 0) {
+        plans.push(plan.ms);
+        previews.push(preview.ms);
+      }
+    }
+    results.tofuPlanSeconds = round(median(plans) / 1000);
+    results.pulumiPreviewSeconds = round(median(previews) / 1000);
+    results.planToPreviewRatio = round(median(plans) / median(previews));
+    publish(
+      "tofu",
+      "OpenTofu provider: start-up and a 100-resource no-change plan",
+      [
+        { measure: "provider start (spawn to handshake), ms", value: results.providerStartMs, baseline: `node prints a line: ${results.nodeStartMs}`, ratio: results.startRatio },
+        { measure: `no-change plan, ${POOLS + 1} resources, s`, value: results.tofuPlanSeconds, baseline: `pulumi preview: ${results.pulumiPreviewSeconds}`, ratio: results.planToPreviewRatio },
+      ],
+      results,
+    );
+  });
+});

@@ -1,0 +1,69 @@
+# A cma-ssh cluster and a node pool, managed by OpenTofu through terraform-provider-clusterform.
+# See the README, section "OpenTofu and Terraform", for installing the provider without a registry.
+terraform {
+  required_providers {
+    clusterform = {
+      source = "registry.opentofu.org/clusterform/clusterform"
+    }
+  }
+}
+
+# Endpoints and credentials; unset attributes fall back to CLUSTERFORM_ENDPOINT and the other
+# environment variables the Pulumi provider reads (default: the local control plane).
+provider "clusterform" {}
+
+variable "cluster_name" {
+  type    = string
+  default = "analytics"
+}
+
+variable "kubernetes_version" {
+  type    = string
+  default = "1.31.6"
+}
+
+variable "general_nodes" {
+  type    = number
+  default = 2
+}
+
+variable "gpu_type" {
+  type    = string
+  default = "gpu"
+}
+
+resource "clusterform_cmassh_cluster" "analytics" {
+  name               = var.cluster_name
+  kubernetes_version = var.kubernetes_version
+  control_plane = {
+    instance_type = "standard"
+    node_count    = 1
+  }
+  timeouts {
+    create = "45m"
+  }
+}
+
+resource "clusterform_cmassh_node_pool" "general" {
+  name          = "general"
+  cluster_name  = clusterform_cmassh_cluster.analytics.name
+  instance_type = "standard"
+  node_count    = var.general_nodes
+  labels        = { workload = "general" }
+}
+
+resource "clusterform_cmassh_node_pool" "gpu" {
+  name          = "gpu"
+  cluster_name  = clusterform_cmassh_cluster.analytics.name
+  instance_type = var.gpu_type
+  node_count    = 1
+}
+
+output "status" {
+  value = clusterform_cmassh_cluster.analytics.status
+}
+
+output "kubeconfig" {
+  value     = clusterform_cmassh_cluster.analytics.kubeconfig
+  sensitive = true
+}

@@ -1,0 +1,44 @@
+# A virtual cluster and a snapshot of it, through terraform-provider-clusterform.
+terraform {
+  required_providers {
+    clusterform = {
+      source = "registry.opentofu.org/clusterform/clusterform"
+    }
+  }
+}
+
+provider "clusterform" {}
+
+variable "replicas" {
+  type    = number
+  default = 1
+}
+
+variable "isolation_mode" {
+  type    = string
+  default = "full"
+}
+
+variable "retention_hours" {
+  type    = number
+  default = 24
+}
+
+resource "clusterform_vcluster_vcluster" "dev" {
+  name           = "dev"
+  namespace      = "team-dev"
+  replicas       = var.replicas
+  isolation_mode = var.isolation_mode
+}
+
+resource "clusterform_vcluster_snapshot" "nightly" {
+  name            = "nightly"
+  vcluster_name   = clusterform_vcluster_vcluster.dev.name
+  namespace       = clusterform_vcluster_vcluster.dev.namespace
+  retention_hours = var.retention_hours
+}
+
+output "kubeconfig" {
+  value     = clusterform_vcluster_vcluster.dev.kubeconfig
+  sensitive = true
+}

@@ -1,0 +1,220 @@
+import type { ServiceImpl } from "@connectrpc/connect";
+import type { ConfigReader } from "../../core/config";
+import { handlerFor, type ResourceHandler } from "../../registry";
+import "../../resources";
+import { type CtyType, decodeMsgpack, decodeStateJson, encodeMsgpack, type TfValue, UNKNOWN_VALUE } from "./codec";
+import { type Diagnostic, errorDiagnostic, failureDiagnostics } from "./diagnostics";
+import { PROVIDER_ATTRIBUTES, PROVIDER_TYPE, providerConfigReader } from "./provider-config";
+import { ctyOf, resourceTypes, type TfAttribute, type TfResourceType } from "./schema";
+import { decodePrivate, encodePrivate, fromHandler, inputsOf, type Props, propsOf, stateOf, withIdentity } from "./state";
+import type { Stopper } from "./stopper";
+import type { Provider } from "../../../proto/gen/tfplugin6/tfplugin6_pb";
+
+type TfObject = Record<string, TfValue>;
+
+const stringAttribute = (name: string, description: string, sensitive: boolean) => ({
+  name,
+  type: new TextEncoder().encode('"string"'),
+  description,
+  optional: true,
+  sensitive,
+});
+
+/**
+ * The Terraform plugin protocol (v6) over the same handlers as the Pulumi providers: every check,
+ * plan and platform operation is the handler's; this file only translates values and answers.
+ */
+export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Provider>> {
+  let config: ConfigReader = providerConfigReader(null);
+  const configured = new Set<string>();
+  const handler = async (type: TfResourceType): Promise<ResourceHandler> => {
+    const h = handlerFor(type.handlerType);
+    if (!configured.has(type.handlerType)) {
+      await h.configure(config);
+      configured.add(type.handlerType);
+    }
+    return h;
+  };
+  const typeOrError = (name: string): TfResourceType => {
+    const type = resourceTypes().get(name);
+    if (!type) throw new Error(`clusterform: unknown resource type "${name}"; this release serves: ${[...resourceTypes().keys()].join(", ")}`);
+    return type;
+  };
+  const dv = (value: TfValue, type: CtyType) => ({ msgpack: encodeMsgpack(value, type) });
+  const read = (bytes: { msgpack: Uint8Array; json: Uint8Array } | undefined, type: CtyType): TfValue => {
+    if (!bytes) return null;
+    if (bytes.msgpack.length > 0) return decodeMsgpack(bytes.msgpack, type);
+    return bytes.json.length > 0 ? decodeStateJson(bytes.json, type) : null;
+  };
+  const guarded = async <T extends object>(run: () => Promise<T>): Promise<T | { diagnostics: Diagnostic[] }> => {
+    try {
+      return await run();
+    } catch (err) {
+      return { diagnostics: [errorDiagnostic(err)] };
+    }
+  };
+
+  return {
+    getMetadata: () => ({
+      serverCapabilities: { getProviderSchemaOptional: true },
+      resources: [...resourceTypes().keys()].map((typeName) => ({ typeName })),
+    }),
+    getProviderSchema: () =>
+      guarded(async () => ({
+        provider: {
+          block: {
+            attributes: PROVIDER_ATTRIBUTES.map((a) => stringAttribute(a.name, a.description, a.sensitive)),
+            description: "Endpoints and credentials; each unset attribute falls back to the environment variables the Pulumi provider reads.",
+          },
+        },
+        resourceSchemas: Object.fromEntries([...resourceTypes().values()].map((type) => [type.name, schemaOf(type)])),
+        serverCapabilities: { getProviderSchemaOptional: true },
+      })),
+    validateProviderConfig: () => ({}),
+    configureProvider: (req) =>
+      guarded(async () => {
+        config = providerConfigReader(read(req.config, PROVIDER_TYPE));
+        configured.clear();
+        return {};
+      }),
+    validateResourceConfig: (req) =>
+      guarded(async () => {
+        const type = typeOrError(req.typeName);
+        const cfg = read(req.config, type.objectType) as TfObject;
+        const result = await (await handler(type)).check({}, withIdentity(type, inputsOf(type, cfg)));
+        return { diagnostics: failureDiagnostics(type, result.failures ?? []) };
+      }),
+    upgradeResourceState: (req) =>
+      guarded(async () => {
+        const type = typeOrError(req.typeName);
+        const raw = req.rawState?.json;
+        const value = raw && raw.length > 0 ? decodeStateJson(raw, type.objectType) : null;
+        // Attributes this release no longer has are dropped by the typed decoding; new ones are null.
+        return { upgradedState: dv(value, type.objectType) };
+      }),
+    readResource: (req) =>
+      guarded(async () => {
+        const type = typeOrError(req.typeName);
+        const current = read(req.currentState, type.objectType) as TfObject | null;
+        if (!current) return { newState: dv(null, type.objectType) };
+        const props = propsOf(type, current, decodePrivate(req.private));
+        const h = await handler(type);
+        const result = await h.read(String(current.id), props);
+        if (!result.id) return { newState: dv(null, type.objectType) };
+        const live = result.props ?? {};
+        // What the stored inputs normalize to: a value the platform reports in another form is not drift.
+        const normalized = (await h.check({}, withIdentity(type, inputsOf(type, current), props))).inputs as Props;
+        return { newState: dv(stateOf(type, result.id, live, current, normalized), type.objectType), private: encodePrivate(type, live) };
+      }),
+    planResourceChange: (req) => guarded(() => plan(req)),
+    applyResourceChange: (req) => guarded(() => stopper.race(apply(req))),
+    importResourceState: (req) =>
+      guarded(async () => {
+        const type = typeOrError(req.typeName);
+        const result = await (await handler(type)).read(req.id, {});
+        if (!result.id) throw new Error(`clusterform: no ${type.name} with id ${JSON.stringify(req.id)} on the platform`);
+        const live = result.props ?? {};
+        return {
+          importedResources: [{ typeName: type.name, state: dv(stateOf(type, result.id, live), type.objectType), private: encodePrivate(type, live) }],
+        };
+      }),
+    stopProvider: () => {
+      stopper.stop();
+      return {};
+    },
+  };
+
+  async function plan(req: Parameters<NonNullable<ServiceImpl<typeof Provider>["planResourceChange"]>>[0]) {
+    const type = typeOrError(req.typeName);
+    const proposed = read(req.proposedNewState, type.objectType) as TfObject | null;
+    const prior = read(req.priorState, type.objectType) as TfObject | null;
+    if (!proposed) return { plannedState: dv(null, type.objectType) };
+    const h = await handler(type);
+    const priorPrivate = decodePrivate(req.priorPrivate);
+    const olds = prior ? propsOf(type, prior, priorPrivate) : {};
+    const checked = await h.check(olds, withIdentity(type, inputsOf(type, proposed), priorPrivate));
+    if (checked.failures && checked.failures.length > 0) return { diagnostics: failureDiagnostics(type, checked.failures) };
+    const news = checked.inputs as Props;
+    const planned: TfObject = { ...proposed };
+    // Optional inputs the user left out take the value check() filled in (a default, a derived value).
+    for (const attr of type.attributes) {
+      if (!attr.output && attr.computed && proposed[attr.name] === null && news[attr.field] !== undefined) {
+        planned[attr.name] = fromHandler(attr.node, news[attr.field]);
+      }
+    }
+    const unknownOutputs = (keepId: boolean) => {
+      for (const attr of type.attributes) if (attr.output && !(keepId && attr.field === "id")) planned[attr.name] = UNKNOWN_VALUE;
+    };
+    if (!prior) {
+      unknownOutputs(false);
+      return { plannedState: dv(planned, type.objectType), plannedPrivate: req.priorPrivate };
+    }
+    const diff = await h.diff(String(prior.id), olds, news);
+    const replaces = diff.replaces ?? [];
+    if (diff.changes) unknownOutputs(replaces.length === 0);
+    const requiresReplace = type.attributes
+      .filter((a) => replaces.includes(a.field))
+      .map((a) => ({ steps: [{ selector: { case: "attributeName" as const, value: a.name } }] }));
+    return { plannedState: dv(planned, type.objectType), requiresReplace, plannedPrivate: req.priorPrivate };
+  }
+
+  async function apply(req: Parameters<NonNullable<ServiceImpl<typeof Provider>["applyResourceChange"]>>[0]) {
+    const type = typeOrError(req.typeName);
+    const planned = read(req.plannedState, type.objectType) as TfObject | null;
+    const prior = read(req.priorState, type.objectType) as TfObject | null;
+    const cfg = read(req.config, type.objectType) as TfObject | null;
+    const h = await handler(type);
+    const priorPrivate = decodePrivate(req.plannedPrivate);
+    if (!planned) {
+      if (prior) await h.delete(String(prior.id), propsOf(type, prior, priorPrivate));
+      return { newState: dv(null, type.objectType) };
+    }
+    const olds = prior ? propsOf(type, prior, priorPrivate) : {};
+    // The configuration's values are known now; check() normalizes them exactly as at plan time.
+    const source = { ...planned, ...Object.fromEntries(Object.entries(cfg ?? {}).filter(([, v]) => v !== null)) };
+    const checked = await h.check(olds, withIdentity(type, inputsOf(type, source), prior ? priorPrivate : {}));
+    if (checked.failures && checked.failures.length > 0) return { diagnostics: failureDiagnostics(type, checked.failures) };
+    const news = checked.inputs as Props;
+    let id: string;
+    let outs: Props;
+    if (!prior) {
+      const created = await h.create(news);
+      id = created.id;
+      outs = created.outs ?? {};
+    } else {
+      id = String(prior.id);
+      outs = (await h.update(id, olds, news)).outs ?? {};
+    }
+    const kept = { ...outs };
+    delete kept.__provider;
+    return { newState: dv(stateOf(type, id, kept, planned), type.objectType), private: encodePrivate(type, kept) };
+  }
+}
+
+const NESTING = { object: 1, list: 2, map: 4 } as const; // tfplugin6.Schema.Object.NestingMode: SINGLE, LIST, MAP
+
+/** One attribute as the schema declares it: objects (alone, in lists, in maps) as nested attributes. */
+function attributeSchema(a: TfAttribute): Record<string, unknown> {
+  const base = { name: a.name, description: a.description, required: a.required, optional: a.optional, computed: a.computed, sensitive: a.sensitive };
+  const node = a.node;
+  const objectNode = node.kind === "object" ? node : (node.kind === "list" || node.kind === "map") && node.of.kind === "object" ? node.of : undefined;
+  if (objectNode && objectNode.kind === "object") {
+    return { ...base, nestedType: { attributes: objectNode.attributes.map(attributeSchema), nesting: NESTING[node.kind as keyof typeof NESTING] } };
+  }
+  return { ...base, type: new TextEncoder().encode(JSON.stringify(ctyOf(node))) };
+}
+
+/** Terraform convention: `timeouts { create = "45m" }` is a block, as in every major provider. */
+const BLOCKS = new Set(["timeouts"]);
+
+function schemaOf(type: TfResourceType) {
+  const blockTypes = type.attributes
+    .filter((a) => BLOCKS.has(a.name) && a.node.kind === "object")
+    .map((a) => ({
+      typeName: a.name,
+      nesting: 1, // tfplugin6.Schema.NestedBlock.NestingMode.SINGLE
+      block: { attributes: (a.node.kind === "object" ? a.node.attributes : []).map(attributeSchema), description: a.description },
+    }));
+  const attributes = type.attributes.filter((a) => !(BLOCKS.has(a.name) && a.node.kind === "object")).map(attributeSchema);
+  return { block: { attributes, blockTypes, description: type.description } };
+}

@@ -1,0 +1,179 @@
+import type { Kind } from "../../definition/kind";
+import type { Field, TypeSpec } from "../../definition/values";
+import type { CtyType } from "./codec";
+
+/**
+ * The Terraform schema, derived from the one definition of every field (provider/definition):
+ * names in snake_case (or the field's `names.terraform`), types, required / optional / computed,
+ * sensitive, descriptions with the change policy, and which attributes force replacement.
+ */
+
+/** The shape of a value, as both the schema and the value conversion need it. */
+export type TfNode =
+  | { kind: "primitive"; cty: "string" | "number" | "bool"; fromNumber?: boolean }
+  /** Free-form JSON: a `dynamic` value. */
+  | { kind: "json" }
+  | { kind: "list"; of: TfNode }
+  | { kind: "map"; of: TfNode }
+  | { kind: "object"; attributes: TfAttribute[] };
+
+/** One attribute (top-level or nested) and the handler field it carries. */
+export interface TfAttribute {
+  /** The HCL name. */
+  name: string;
+  /** The handler's field (camelCase). */
+  field: string;
+  node: TfNode;
+  required: boolean;
+  optional: boolean;
+  computed: boolean;
+  sensitive: boolean;
+  description: string;
+  /** A change plans a replacement (the field's policy is `replace`). */
+  forcesReplacement: boolean;
+  /** An output: the platform's value, never the user's. */
+  output: boolean;
+}
+
+/** A Terraform resource type served by one handler. */
+export interface TfResourceType {
+  /** e.g. `clusterform_cmassh_cluster`. */
+  name: string;
+  /** e.g. `cmassh:Cluster`. */
+  handlerType: string;
+  description: string;
+  attributes: TfAttribute[];
+  /** The object type of the whole resource, as values cross the protocol. */
+  objectType: CtyType;
+  /** The handler field that names the object, when the kind has one (the base of its identity). */
+  nameField?: string;
+  /** Handler fields whose values are secrets (never written to the provider's private state). */
+  secrets: readonly string[];
+}
+
+/** `clusterform_` plus the kind in snake_case: `cmassh:NodePool` is `clusterform_cmassh_node_pool`. */
+export function terraformTypeName(kindType: string): string {
+  const [api, kind] = kindType.split(":");
+  return `clusterform_${api}_${snake(kind).replace(/^v_cluster$/, "vcluster")}`;
+}
+
+function snake(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/([A-Z])([A-Z][a-z])/g, "$1_$2").toLowerCase();
+}
+
+/** A field's HCL name: its `names.terraform`, else its Pulumi name in snake_case. */
+export function attributeName(key: string, field: Pick<Field, "names">): string {
+  return field.names?.terraform ?? snake(field.names?.pulumi ?? key);
+}
+
+/** A TypeSpec as a node; any free-form JSON inside a collection makes the whole value `dynamic`. */
+export function nodeOf(type: TypeSpec): TfNode {
+  switch (type.kind) {
+    case "string":
+      return { kind: "primitive", cty: "string" };
+    case "stringOrNumber":
+      return { kind: "primitive", cty: "string", fromNumber: true };
+    case "integer":
+    case "number":
+      return { kind: "primitive", cty: "number" };
+    case "boolean":
+      return { kind: "primitive", cty: "bool" };
+    case "json":
+      return { kind: "json" };
+    case "list":
+    case "map": {
+      const of = nodeOf(type.of);
+      return hasJson(of) ? { kind: "json" } : { kind: type.kind, of };
+    }
+    case "object":
+      return { kind: "object", attributes: Object.entries(type.fields).map(([key, f]) => inputAttribute(key, f)) };
+  }
+}
+
+function hasJson(node: TfNode): boolean {
+  if (node.kind === "json") return true;
+  if (node.kind === "list" || node.kind === "map") return hasJson(node.of);
+  return false;
+}
+
+/** The cty type of a node's values on the wire. */
+export function ctyOf(node: TfNode): CtyType {
+  switch (node.kind) {
+    case "primitive":
+      return node.cty;
+    case "json":
+      return "dynamic";
+    case "list":
+    case "map":
+      return [node.kind, ctyOf(node.of)];
+    case "object":
+      return ["object", Object.fromEntries(node.attributes.map((a) => [a.name, ctyOf(a.node)]))];
+  }
+}
+
+function describe(field: Field): string {
+  const policy = field.policy;
+  const change =
+    policy?.kind === "replace" ? " Changing it forces replacement." : policy?.kind === "update" ? ` Changed in place (${policy.operation}).` : "";
+  const fallback = field.default ? ` Default: ${field.default}.` : "";
+  return `${field.description}${change}${fallback}`;
+}
+
+function inputAttribute(key: string, field: Field): TfAttribute {
+  return {
+    name: attributeName(key, field),
+    field: key,
+    node: nodeOf(field.value.type),
+    required: field.required,
+    optional: !field.required,
+    computed: !field.required && field.computed === true,
+    sensitive: field.secret === true,
+    description: describe(field),
+    forcesReplacement: field.policy?.kind === "replace",
+    output: false,
+  };
+}
+
+/** The Terraform resource type of a kind. */
+export function buildResourceType(kind: Kind): TfResourceType {
+  const attributes: TfAttribute[] = [
+    { name: "id", field: "id", node: { kind: "primitive", cty: "string" }, required: false, optional: false, computed: true, sensitive: false, description: `The object's id on the platform; \`tofu import\` takes it${kind.importId ? ` (${kind.importId.shape}, e.g. ${kind.importId.example})` : ""}.`, forcesReplacement: false, output: true },
+  ];
+  for (const [key, field] of Object.entries(kind.allInputs)) {
+    const attr = inputAttribute(key, field);
+    // Derived names need the resource's address, which Terraform never gives a provider: in HCL
+    // the name is required (it is the base of the object's identity, so an interrupted apply adopts).
+    if (key === "name") Object.assign(attr, { required: true, optional: false, computed: false });
+    attributes.push(attr);
+  }
+  for (const [key, out] of Object.entries(kind.outputs)) {
+    if (Object.hasOwn(kind.allInputs, key)) continue;
+    attributes.push({ name: snake(key), field: key, node: nodeOf(out.type), required: false, optional: false, computed: true, sensitive: out.secret === true, description: out.description, forcesReplacement: false, output: true });
+  }
+  const secrets = [
+    ...Object.entries(kind.allInputs).filter(([, f]) => f.secret).map(([k]) => k),
+    ...Object.entries(kind.outputs).filter(([, o]) => o.secret).map(([k]) => k),
+  ];
+  return {
+    name: terraformTypeName(kind.type),
+    handlerType: kind.type,
+    description: kind.description,
+    attributes,
+    objectType: ctyOf({ kind: "object", attributes }),
+    nameField: Object.hasOwn(kind.allInputs, "name") ? "name" : undefined,
+    secrets,
+  };
+}
+
+/** The resource types of these kinds, by Terraform name. */
+export function buildResourceTypes(kinds: readonly Kind[]): Map<string, TfResourceType> {
+  return new Map(kinds.map((k) => buildResourceType(k)).map((t) => [t.name, t]));
+}
+
+let all: Map<string, TfResourceType> | undefined;
+
+/** Every resource type, by Terraform name; the definitions (zod) load at the first call that needs them. */
+export function resourceTypes(): Map<string, TfResourceType> {
+  all ??= buildResourceTypes((require("../../resources/kinds") as { KINDS: readonly Kind[] }).KINDS);
+  return all;
+}

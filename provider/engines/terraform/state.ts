@@ -1,0 +1,139 @@
+import { ownerMarker } from "../../core/naming";
+import { deepEqual } from "../../core/planner";
+import { UNKNOWN } from "../../core/unknown";
+import { hasUnknown, type TfValue, UNKNOWN_VALUE } from "./codec";
+import type { TfAttribute, TfNode, TfResourceType } from "./schema";
+
+/** Handler properties: what the Pulumi dynamic provider would hold for the object (camelCase). */
+export type Props = Record<string, unknown>;
+
+type TfObject = Record<string, TfValue>;
+
+/** A Terraform value in the handlers' form (field names, the handlers' unknown sentinel); null is undefined. */
+export function toHandler(node: TfNode, value: TfValue): unknown {
+  if (value === null || value === undefined) return undefined;
+  if (value === UNKNOWN_VALUE) return UNKNOWN;
+  switch (node.kind) {
+    case "primitive":
+    case "json":
+      return jsonToHandler(value);
+    case "list":
+      return (value as TfValue[]).map((item) => toHandler(node.of, item));
+    case "map":
+      return Object.fromEntries(Object.entries(value as TfObject).map(([k, v]) => [k, toHandler(node.of, v)]));
+    case "object":
+      return objectToHandler(node.attributes, value as TfObject);
+  }
+}
+
+function objectToHandler(attributes: readonly TfAttribute[], value: TfObject): Props {
+  const out: Props = {};
+  for (const attr of attributes) {
+    const v = toHandler(attr.node, value[attr.name] ?? null);
+    if (v !== undefined) out[attr.field] = v;
+  }
+  return out;
+}
+
+function jsonToHandler(value: TfValue): unknown {
+  if (value === UNKNOWN_VALUE) return UNKNOWN;
+  if (Array.isArray(value)) return value.map(jsonToHandler);
+  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, jsonToHandler(v)]));
+  return value;
+}
+
+/** A handler value in Terraform's form: undefined is null, the unknown sentinel is unknown. */
+export function fromHandler(node: TfNode, value: unknown): TfValue {
+  if (value === undefined || value === null) return null;
+  if (value === UNKNOWN) return UNKNOWN_VALUE;
+  switch (node.kind) {
+    case "primitive":
+      return node.fromNumber && typeof value === "number" ? String(value) : (value as TfValue);
+    case "json":
+      return jsonFromHandler(value);
+    case "list":
+      return (value as unknown[]).map((item) => fromHandler(node.of, item));
+    case "map":
+      return Object.fromEntries(Object.entries(value as Props).map(([k, v]) => [k, fromHandler(node.of, v)]));
+    case "object":
+      return Object.fromEntries(node.attributes.map((a) => [a.name, fromHandler(a.node, (value as Props)[a.field])]));
+  }
+}
+
+function jsonFromHandler(value: unknown): TfValue {
+  if (value === undefined || value === null) return null;
+  if (value === UNKNOWN) return UNKNOWN_VALUE;
+  if (Array.isArray(value)) return value.map(jsonFromHandler);
+  if (typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, jsonFromHandler(v)]));
+  return value as TfValue;
+}
+
+/** The user's inputs a Terraform object carries (outputs and nulls left out). */
+export function inputsOf(type: TfResourceType, state: TfObject): Props {
+  return objectToHandler(type.attributes.filter((a) => !a.output), state);
+}
+
+/**
+ * The handler properties of a stored object, as the Pulumi state would hold them: the private state
+ * (everything the last operation or read returned, normalized by the handler, secrets left out)
+ * plus the secrets from their sensitive attributes. State without private data (written by hand, or
+ * by an older release) gives the attributes' values.
+ */
+export function propsOf(type: TfResourceType, state: TfObject, privateProps: Props): Props {
+  if (Object.keys(privateProps).length === 0) {
+    return objectToHandler(type.attributes.filter((a) => a.field !== "id"), state);
+  }
+  const props: Props = { ...privateProps };
+  for (const attr of type.attributes) {
+    if (type.secrets.includes(attr.field)) {
+      const value = toHandler(attr.node, state[attr.name] ?? null);
+      if (value !== undefined) props[attr.field] = value;
+    }
+  }
+  return props;
+}
+
+/**
+ * Adds the identity the Pulumi SDK sends with every resource: the Terraform type and the object's
+ * name stand in for the Pulumi resource name, so a create interrupted by a killed `tofu apply`
+ * derives the same ownership marker and identity again, and the next apply adopts what it made.
+ * An existing object keeps the marker it was created with (from its private state).
+ */
+export function withIdentity(type: TfResourceType, inputs: Props, previous: Props = {}): Props {
+  if (typeof previous.owner === "string" && typeof previous.resourceName === "string") {
+    return { ...inputs, owner: previous.owner, resourceName: previous.resourceName };
+  }
+  const name = type.nameField ? inputs[type.nameField] : undefined;
+  const resourceName = typeof name === "string" && name !== "" && name !== UNKNOWN ? name : type.name.replace(/^clusterform_/, "");
+  return { ...inputs, owner: ownerMarker("terraform", type.name, resourceName), resourceName };
+}
+
+/**
+ * The Terraform object of a resource after an operation or a read. Inputs keep the value they had
+ * (`keep`: the plan, or the prior state) unless the handler's value differs from what that value
+ * normalizes to (`normalized`, check()'s view of it): a configuration's `"1.31"` is not drift when
+ * the platform reports `"1.31.0"`, but a count changed outside tofu is.
+ */
+export function stateOf(type: TfResourceType, id: string, props: Props, keep?: TfObject, normalized?: Props): TfObject {
+  const state: TfObject = {};
+  for (const attr of type.attributes) {
+    const kept = keep?.[attr.name];
+    if (attr.field === "id") state[attr.name] = id;
+    else if (!attr.output && kept !== undefined && kept !== null && !hasUnknown(kept) && (!normalized || deepEqual(normalized[attr.field], props[attr.field]))) {
+      state[attr.name] = kept;
+    } else state[attr.name] = fromHandler(attr.node, props[attr.field]);
+  }
+  return state;
+}
+
+/** The private state: the handler's properties without secrets (they stay in sensitive attributes only). */
+export function encodePrivate(type: TfResourceType, props: Props): Uint8Array {
+  const kept = Object.fromEntries(Object.entries(props).filter(([k]) => !type.secrets.includes(k) && k !== "__provider"));
+  return new TextEncoder().encode(JSON.stringify(kept));
+}
+
+/** Reads the private state back ({} when there is none). */
+export function decodePrivate(bytes: Uint8Array | undefined): Props {
+  if (!bytes || bytes.length === 0) return {};
+  return JSON.parse(new TextDecoder().decode(bytes)) as Props;
+}

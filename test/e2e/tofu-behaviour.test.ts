@@ -1,0 +1,142 @@
+import { rmSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testRunMarker } from "../harness/engine";
+import { processesMarked } from "../harness/processes";
+import { applyArgs, planArgs, type TofuDir } from "../harness/tofu";
+import { openTofuPlane, type TofuPlane } from "../harness/tofu-plane";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Provider processes this test run started (they carry the run's marker in their environment). */
+function providerProcesses(): number[] {
+  return processesMarked(testRunMarker())
+    .filter((p) => p.cmdline.includes("engines/terraform/main.js"))
+    .map((p) => p.pid);
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+describe("terraform-provider-clusterform: what HCL users expect (cma-ssh)", () => {
+  let t: TofuPlane;
+  let dir: TofuDir;
+  beforeAll(async () => {
+    // Slow enough that a create is still waiting for RUNNING when the test kills tofu.
+    t = await openTofuPlane({ timeScale: 3 });
+    dir = t.open("cmassh", "behaviour-cmassh");
+  });
+  afterAll(async () => {
+    await t?.plane.stop();
+  });
+
+  it("refuses bad input at plan time, naming the attribute, the value and what is allowed, with zero platform calls", async () => {
+    const since = await t.plane.lastSeq();
+    const plan = await dir.run(planArgs({ general_nodes: -1, gpu_type: "huge" }));
+    expect(plan.code).toBe(1);
+    const text = plan.stderr.replace(/\s+/g, " ");
+    expect(text).toMatch(/Invalid node_count.*node_count must be an integer between 0 and 1000, got -1/);
+    expect(text).toMatch(/Invalid instance_type.*instance_type must be one of "standard" or "gpu", got "huge"/);
+    expect(text).toContain('resource "clusterform_cmassh_node_pool" "general"');
+    expect(await t.plane.audit(since)).toEqual([]);
+  });
+
+  it("creates the cluster and its pools", async () => {
+    await dir.ok(applyArgs());
+    expect((await t.plane.cmasshClusters()).map((c) => `${c.name}:${c.status}:${c.pools.length}`)).toEqual(["analytics:RUNNING:2"]);
+  });
+
+  it("marks the kubeconfig sensitive", async () => {
+    const resources = await dir.resources();
+    const cluster = resources["clusterform_cmassh_cluster.analytics"];
+    expect(cluster.sensitive_values.kubeconfig).toBe(true);
+    const shown = await dir.ok(["show", "-no-color"]);
+    expect(shown.stdout).toContain("kubeconfig");
+    expect(shown.stdout).not.toContain("apiVersion");
+  });
+
+  it("imports the cluster by its name, with tofu import and with an import block, through the handler's read", async () => {
+    await dir.ok(["state", "rm", "-no-color", "clusterform_cmassh_cluster.analytics"]);
+    const since = await t.plane.lastSeq();
+    await dir.ok(["import", "-input=false", "-no-color", "clusterform_cmassh_cluster.analytics", "analytics"]);
+    const cluster = (await dir.resources())["clusterform_cmassh_cluster.analytics"];
+    expect(cluster.values).toMatchObject({ id: "analytics", status: "RUNNING" });
+    expect(cluster.sensitive_values.kubeconfig).toBe(true);
+    // Importing reads; it never changes anything on the platform.
+    expect((await t.plane.audit(since)).filter((e) => !e.operation.startsWith("Get"))).toEqual([]);
+
+    await dir.ok(["state", "rm", "-no-color", "clusterform_cmassh_cluster.analytics"]);
+    writeFileSync(path.join(dir.dir, "import.tf"), 'import {\n  to = clusterform_cmassh_cluster.analytics\n  id = "analytics"\n}\n');
+    const plan = await dir.ok(planArgs());
+    expect(plan.stdout).toMatch(/clusterform_cmassh_cluster\.analytics: Preparing import\.\.\. \[id=analytics\]/);
+    expect(plan.stdout).toMatch(/\d+ to import/);
+    rmSync(path.join(dir.dir, "import.tf"));
+  });
+
+  it("says clearly when an imported id does not exist", async () => {
+    const missing = await dir.run(["import", "-input=false", "-no-color", "clusterform_cmassh_cluster.analytics", "nosuch"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr.replace(/\s+/g, " ")).toContain('no clusterform_cmassh_cluster with id "nosuch" on the platform');
+  });
+
+  it("shows an object deleted outside tofu as drift in plan -refresh-only, and forgets it in apply -refresh-only", async () => {
+    await dir.ok(["import", "-input=false", "-no-color", "clusterform_cmassh_cluster.analytics", "analytics"]);
+    const gone = await fetch(`${t.plane.url}/api/v1/cluster?name=analytics`, { method: "DELETE" });
+    expect(gone.status).toBe(200);
+    await until("the deletion", async () => ((await t.plane.cmasshClusters()).length === 0 ? true : undefined));
+    const plan = await dir.ok(planArgs({}, ["-refresh-only"]));
+    expect(plan.stdout).toContain("clusterform_cmassh_cluster.analytics has been deleted");
+    await dir.ok(["apply", "-refresh-only", "-auto-approve", "-input=false", "-no-color"]);
+    expect(Object.keys(await dir.resources())).not.toContain("clusterform_cmassh_cluster.analytics");
+  });
+
+  it("ends a wait promptly on Ctrl-C (StopProvider), and the next apply converges to the one object", async () => {
+    const vc = t.open("vcluster", "behaviour-vcluster-stop");
+    const since = await t.plane.lastSeq();
+    const child = vc.start(applyArgs());
+    let output = "";
+    child.stdout?.on("data", (c) => {
+      output += c;
+    });
+    child.stderr?.on("data", (c) => {
+      output += c;
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    await until("CreateVCluster", async () => ((await t.plane.audit(since)).some((e) => e.operation === "CreateVCluster") ? true : undefined));
+    child.kill("SIGINT");
+    expect(await exited).toBe(1);
+    expect(output.replace(/\s+/g, " ")).toContain("clusterform: stopped (StopProvider, e.g. Ctrl-C) while waiting for the platform");
+    const resumed = await t.plane.lastSeq();
+    await vc.ok(applyArgs());
+    expect((await t.plane.audit(resumed)).filter((e) => e.operation === "CreateVCluster")).toEqual([]);
+    const listed = await t.plane.admin<{ vclusters: { name: string; namespace: string }[] }>("/_local/vcluster/vclusters");
+    expect(listed.vclusters.map((v) => `${v.namespace}/${v.name}`)).toEqual(["team-dev/dev"]);
+    await vc.ok(["destroy", "-auto-approve", "-input=false", "-no-color"]);
+  });
+
+  it("survives tofu killed with SIGKILL during the slowest create (a vcluster waiting for RUNNING): the provider exits by itself, the next apply adopts the one object", async () => {
+    const vc = t.open("vcluster", "behaviour-vcluster-kill");
+    const since = await t.plane.lastSeq();
+    const child = vc.start(applyArgs());
+    await until("CreateVCluster", async () => ((await t.plane.audit(since)).some((e) => e.operation === "CreateVCluster") ? true : undefined));
+    const providers = providerProcesses();
+    expect(providers.length).toBeGreaterThan(0);
+    child.kill("SIGKILL");
+    // The provider notices that its parent is gone and exits.
+    await until("the provider to exit", () => (providerProcesses().some((pid) => providers.includes(pid)) ? undefined : true), 10_000);
+    expect(await vc.resources()).toEqual({});
+    const resumed = await t.plane.lastSeq();
+    await vc.ok(["apply", "-auto-approve", "-input=false", "-no-color", "-lock=false"]);
+    expect((await t.plane.audit(resumed)).filter((e) => e.operation === "CreateVCluster")).toEqual([]);
+    const listed = await t.plane.admin<{ vclusters: { name: string; namespace: string }[] }>("/_local/vcluster/vclusters");
+    expect(listed.vclusters.map((v) => `${v.namespace}/${v.name}`)).toEqual(["team-dev/dev"]);
+    expect(Object.keys(await vc.resources()).sort()).toEqual(["clusterform_vcluster_snapshot.nightly", "clusterform_vcluster_vcluster.dev"]);
+  });
+});

@@ -1,0 +1,54 @@
+import { CC_PASSWORD } from "../e2e/cyclecloud-support";
+import { ALL_KINDS_PLANE_FLAGS } from "./all-kinds";
+import { type LocalPlane, mutations, startLocalPlane } from "./local-plane";
+import { SENLIN_USER, senlinRest } from "./senlin-stack";
+import { openTofuDir, type TofuDir } from "./tofu";
+import { clusterformTarball, installWorkspace } from "./workspace";
+import * as path from "node:path";
+
+/** A local control plane every platform's example runs against, and the installed package. */
+export interface TofuPlane {
+  plane: LocalPlane;
+  /** The folder holding the installed package's `terraform-provider-clusterform` shim. */
+  providerDir: string;
+  workspace: string;
+  /** A working directory for `examples/hcl/<example>`, with the credentials every platform needs. */
+  open(example: string, name?: string): TofuDir;
+  /** The platform mutations (no reads) since audit entry `since`. */
+  mutationsSince(since: number): Promise<string[]>;
+}
+
+/**
+ * Installs the packed package the way users do, starts a local control plane that every platform
+ * example works against (Keystone user and Senlin profile seeded, CycleCloud password set).
+ */
+export async function openTofuPlane(opts: { timeScale?: number } = {}): Promise<TofuPlane> {
+  const workspace = installWorkspace("all-kinds", { clusterform: clusterformTarball() });
+  const plane = await startLocalPlane({ workspace, flags: ALL_KINDS_PLANE_FLAGS, timeScale: opts.timeScale });
+  const rest = await senlinRest(plane);
+  await rest.createProfile("web-profile");
+  await rest.createProfile("web-profile-2");
+  const providerDir = path.join(workspace, "node_modules", "clusterform", "bin");
+  return {
+    plane,
+    providerDir,
+    workspace,
+    open(example, name = example) {
+      const dir = openTofuDir(name, { example, providerDir, endpoint: plane.url });
+      Object.assign(dir.env, {
+        OS_USERNAME: SENLIN_USER.username,
+        OS_PASSWORD: SENLIN_USER.password,
+        OS_PROJECT_NAME: SENLIN_USER.project,
+        CLUSTERFORM_CYCLECLOUD_USERNAME: "admin",
+        CLUSTERFORM_CYCLECLOUD_PASSWORD: CC_PASSWORD,
+      });
+      return dir;
+    },
+    async mutationsSince(since) {
+      const reads = /^(Get|List|Query|Watch|Describe|Browse)/;
+      return mutations(await plane.audit(since))
+        .filter((m) => !reads.test(m))
+        .map((m) => m.split(" ")[0]);
+    },
+  };
+}
