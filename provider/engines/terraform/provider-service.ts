@@ -1,6 +1,7 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { ConfigReader } from "../../core/config";
 import { handlerFor, type ResourceHandler } from "../../registry";
+import { importerFor } from "../../resources/imports";
 import "../../resources";
 import { type CtyType, decodeMsgpack, decodeStateJson, encodeMsgpack, type TfValue, UNKNOWN_VALUE } from "./codec";
 import { type Diagnostic, errorDiagnostic, failureDiagnostics } from "./diagnostics";
@@ -111,11 +112,14 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
     importResourceState: (req) =>
       guarded(async () => {
         const type = typeOrError(req.typeName);
-        const result = await (await handler(type)).read(req.id, {});
-        if (!result.id) throw new Error(`clusterform: no ${type.name} with id ${JSON.stringify(req.id)} on the platform`);
-        const live = result.props ?? {};
+        // The kind's import reads the object by id alone (only reads), with the identity a new
+        // object of this type would get; a wrong id, a missing object or an unreachable platform
+        // fails naming the kind, the id and its expected shape.
+        const { owner, resourceName } = withIdentity(type, {}, {}) as { owner: string; resourceName: string };
+        const imported = await (await importerFor(type.handlerType)).importObject(req.id, { owner, resourceName }, config);
+        const live = imported.props;
         return {
-          importedResources: [{ typeName: type.name, state: dv(stateOf(type, result.id, live), type.objectType), private: encodePrivate(type, live) }],
+          importedResources: [{ typeName: type.name, state: dv(stateOf(type, imported.id, live), type.objectType), private: encodePrivate(type, live) }],
         };
       }),
     stopProvider: () => {
