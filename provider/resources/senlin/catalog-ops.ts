@@ -19,25 +19,25 @@ export async function orMissing<T>(read: () => Promise<T>): Promise<T | undefine
  * Creates an object or adopts the one an interrupted run made. The create is never simply resent
  * after a transient failure (its answer may have been lost after the object was made): `find` looks
  * first, and an object found after a send is the one that send made.
- * @param adopt - called with the found object before adopting it when nothing was sent in this call.
+ *
+ * Why `find` may adopt with either replacement order: `find` answers only objects of this resource
+ * (its marker or derived name, and the same spec) that nothing uses. An object a cluster uses was
+ * recorded in a state before the cluster could learn its id (Pulumi saves a step before dependents
+ * run), so it is the object a `pulumi up --replace` replaces, never an interrupted create's
+ * leftover; an unused one is the leftover. The generic guard (replacement.ts) cannot adopt a fresh
+ * create-first object at all, and create-first is this kind's default.
  */
 export async function createOrAdopt<T extends { id: string }>(
   operation: string,
   deadline: Deadline,
   find: () => Promise<T | undefined>,
   create: () => Promise<T>,
-  adopt: (found: T) => void,
   progress?: (message: string) => void,
 ): Promise<T> {
-  let sent = false;
   for (let attempt = 0; ; attempt++) {
     const found = await find();
-    if (found) {
-      if (!sent) adopt(found);
-      return found;
-    }
+    if (found) return found;
     try {
-      sent = true;
       return await create();
     } catch (err) {
       if (!isLostAnswer(err) || deadline.expired()) throw err;
@@ -71,25 +71,3 @@ export async function deleteUnlessGone(what: string, users: string, remove: () =
   }
 }
 
-/**
- * Confirms adopting a found object of the same spec, or explains the refusal for a kind whose
- * objects never change: a create-first replacement with the same spec (`pulumi up --replace`) would
- * make an identical object, and create cannot tell the object being replaced from an interrupted
- * run's leftovers. Nothing has been changed when this throws.
- */
-export function confirmSameSpec(confirm: () => void, operation: string, what: "profile" | "policy", id: string): void {
-  try {
-    confirm();
-  } catch (err) {
-    throw new ClusterformError({
-      code: "AlreadyExists",
-      platformCode: "EXISTS",
-      operation,
-      platformMessage:
-        `this resource's ${what} ${id} with the same spec already exists and may be the one being replaced; Senlin ${what}s ` +
-        `never change, so a new one with the same spec would do the same. Nothing was changed. Change \`spec\` to roll out a ` +
-        `new ${what}; to replace this one anyway, give it \`deleteBeforeReplace: true\` (the old one is deleted first, which ` +
-        `Senlin allows only while no cluster uses it) (${err instanceof Error ? err.message : String(err)})`,
-    });
-  }
-}

@@ -61,12 +61,16 @@ describe("senlin:Profile on the local Senlin", () => {
     expect((await senlin.listProfiles({ filters: { name: inputs.name as string } })).length).toBe(1);
   });
 
-  it("refuses to adopt with create-first when it cannot tell the object from the one replaced, changing nothing", async () => {
+  it("adopts a leftover with create-first too, but never a profile a cluster uses (the one `up --replace` replaces)", async () => {
     const inputs = await checked(profileHandler, { __provider: "p", owner: "3333333333333333", resourceName: "rep", spec: PROFILE_SPEC, deleteBeforeReplace: false });
-    await senlin.createProfile(inputs.name as string, PROFILE_SPEC, { "clusterform.dev/owner": "3333333333333333" });
+    const left = await senlin.createProfile(inputs.name as string, PROFILE_SPEC, { "clusterform.dev/owner": "3333333333333333" });
+    expect((await profileHandler.create(inputs)).id).toBe(left.id);
+    const cluster = await clusterHandler.create(await checked(clusterHandler, { __provider: "p", owner: "3434343434343434", resourceName: "c", profile: left.id }));
     const since = await lastSeq(t);
-    await expect(profileHandler.create(inputs)).rejects.toThrow(/with the same spec already exists and may be the one being replaced; .* Change `spec` to roll out a new profile/);
-    expect(await writesSince(t, since)).toEqual([]);
+    const { id } = await profileHandler.create(inputs);
+    expect(id).not.toBe(left.id);
+    expect(await writesSince(t, since)).toEqual(["senlin:CreateProfile"]);
+    await clusterHandler.delete(cluster.id, cluster.outs);
   });
 
   it("refuses to delete a profile a cluster uses with a message that says what to do, and deletes it once free", async () => {

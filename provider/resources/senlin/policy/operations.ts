@@ -3,7 +3,7 @@ import type { Policy, TypedSpec } from "../../../clients/senlin/types";
 import type { Deadline } from "../../../core/deadline";
 import { deadlineFor, readDeadline } from "../../fields";
 import type { ResourceOperations } from "../../kit";
-import { confirmSameSpec, createOrAdopt, deleteUnlessGone, orMissing } from "../catalog-ops";
+import { createOrAdopt, deleteUnlessGone, orMissing } from "../catalog-ops";
 import { senlinClient } from "../client";
 import { sameSpec, specDigest } from "../typed-spec";
 import { POLICY_TIMEOUTS, type PolicyInputs } from "./schema";
@@ -25,12 +25,16 @@ export function policyIdentity(name: unknown, spec: unknown): string | undefined
 }
 
 /**
- * A policy of this name and spec: what an interrupted create of this resource left behind. A derived
- * name holds a hash of the owner, so no other resource derives it.
+ * A policy an interrupted create of this resource left: its name and spec (a derived name holds a
+ * hash of the owner, so no other resource derives it), attached to no cluster (an attached one is
+ * recorded in a state: see createOrAdopt).
  */
-async function findSame(client: SenlinClient, inputs: Inputs, deadline: Deadline): Promise<Policy | undefined> {
+async function findLeftover(client: SenlinClient, inputs: Inputs, deadline: Deadline): Promise<Policy | undefined> {
   const named = await client.listPolicies({ filters: { name: inputs.name! } }, { deadline });
-  return named.find((p) => sameSpec(p.spec, inputs.spec));
+  const same = named.filter((p) => sameSpec(p.spec, inputs.spec));
+  if (same.length === 0) return undefined;
+  const attached = new Set((await client.listClusters(undefined, { deadline })).flatMap((c) => c.policies));
+  return same.find((p) => !attached.has(p.id));
 }
 
 /** Senlin policies: created once, renamed in place, deleted when no cluster has them attached. */
@@ -42,9 +46,8 @@ export const policyOperations: ResourceOperations<PolicyInputs> = {
     const policy = await createOrAdopt(
       operation,
       deadline,
-      () => findSame(client, inputs, deadline),
+      () => findLeftover(client, inputs, deadline),
       () => client.createPolicy(inputs.name!, inputs.spec as TypedSpec, { deadline }),
-      (found) => confirmSameSpec(() => ctx.confirmAdoption(operation, policyIdentity(found.name, found.spec)!), operation, "policy", found.id),
       ctx.report.progress,
     );
     return { id: policy.id, outs: policyOutputsOf(policy) };

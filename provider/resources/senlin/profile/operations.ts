@@ -1,10 +1,11 @@
 import type { SenlinClient } from "../../../clients/senlin/client";
 import type { Profile, TypedSpec } from "../../../clients/senlin/types";
+import type { Deadline } from "../../../core/deadline";
 import type { DiffPlan } from "../../../core/planner";
 import { ClusterformError } from "../../../core/errors";
 import { deadlineFor, readDeadline } from "../../fields";
 import type { ResourceOperations } from "../../kit";
-import { confirmSameSpec, createOrAdopt, deleteUnlessGone, orMissing } from "../catalog-ops";
+import { createOrAdopt, deleteUnlessGone, orMissing } from "../catalog-ops";
 import { senlinClient } from "../client";
 import { sameSpec, specDigest } from "../typed-spec";
 import { OWNER_KEY, PROFILE_TIMEOUTS, type ProfileInputs } from "./schema";
@@ -30,10 +31,17 @@ export function profileIdentity(owner: unknown, spec: unknown): string | undefin
   return `owner ${owner} spec ${specDigest(spec as Props)}`;
 }
 
-/** The profile this resource created under `name` with this spec, found by its owner marker. */
-async function findOwned(client: SenlinClient, inputs: Inputs, options: { deadline: ReturnType<typeof deadlineFor> }): Promise<Profile | undefined> {
-  const named = await client.listProfiles({ filters: { name: inputs.name! } }, options);
-  return named.find((p) => p.metadata[OWNER_KEY] === inputs.owner && sameSpec(p.spec, inputs.spec));
+/**
+ * A profile an interrupted create of this resource left: its name, owner marker and spec, and used
+ * by no cluster or node (a used one is recorded in a state: see createOrAdopt).
+ */
+async function findLeftover(client: SenlinClient, inputs: Inputs, deadline: Deadline): Promise<Profile | undefined> {
+  const named = await client.listProfiles({ filters: { name: inputs.name! } }, { deadline });
+  const ours = named.filter((p) => p.metadata[OWNER_KEY] === inputs.owner && sameSpec(p.spec, inputs.spec));
+  if (ours.length === 0) return undefined;
+  const [clusters, nodes] = await Promise.all([client.listClusters(undefined, { deadline }), client.listNodes(undefined, { deadline })]);
+  const used = new Set([...clusters.map((c) => c.profileId), ...nodes.map((n) => n.profileId)]);
+  return ours.find((p) => !used.has(p.id));
 }
 
 /** Senlin's answer to a PATCH that changes nothing: the profile already is as asked. */
@@ -48,9 +56,8 @@ export const profileOperations: ResourceOperations<ProfileInputs> = {
     const profile = await createOrAdopt(
       operation,
       deadline,
-      () => findOwned(client, inputs, { deadline }),
+      () => findLeftover(client, inputs, deadline),
       () => client.createProfile(inputs.name!, inputs.spec as TypedSpec, metadataOf(inputs), { deadline }),
-      (found) => confirmSameSpec(() => ctx.confirmAdoption(operation, profileIdentity(inputs.owner, found.spec)!), operation, "profile", found.id),
       ctx.report.progress,
     );
     return { id: profile.id, outs: profileOutputsOf(profile) };
