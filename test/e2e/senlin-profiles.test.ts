@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { changingSteps, type RunResult } from "../harness/engine";
+import { changingSteps, type RunResult, resourceSteps, spawnCli } from "../harness/engine";
 import { killTree } from "../harness/processes";
-import { spawnCli } from "../harness/engine";
 import { openSenlinStack, type SenlinStack, senlinClusters, senlinMutations } from "../harness/senlin-stack";
 
 // senlin.Profile and senlin.Policy through the real engine, on one stack (program `senlin-profiles`:
@@ -36,7 +35,7 @@ describe("senlin: profiles and policies as resources", () => {
   /** Profiles and policies the stack made (the harness seeds others by hand). */
   const ours = async () => ({
     profiles: (await profiles()).filter((p) => p.name.startsWith("web-") && p.name !== "web-profile" && p.name !== "web-profile-2").map((p) => p.id),
-    policies: (await policies()).filter((p) => p.name.startsWith("del")).map((p) => p.id),
+    policies: (await policies()).filter((p) => p.name.startsWith("del-")).map((p) => p.id),
   });
 
   /** One `up` after a config change: its preview steps, its mutating calls, then an empty preview. */
@@ -77,14 +76,17 @@ describe("senlin: profiles and policies as resources", () => {
     expect(changingSteps(await t.stack.preview())).toEqual([]);
     expect(changingSteps(await t.stack.up())).toEqual([]);
     expect((await t.plane.audit(since)).filter((e) => e.api === "senlin")).toEqual([]);
-    expect(changingSteps(await t.stack.refresh())).toEqual([]);
+    expect(resourceSteps(await t.stack.refresh()).filter((s) => s.diffs.length > 0)).toEqual([]);
   });
 
-  it("field table: the profile's name is one UpdateProfile", async () => {
-    const { preview, calls } = await change({ profile: { spec: SERVER, name: "web-chosen" } });
-    expect(preview).toEqual(["update web"]);
-    expect(calls).toEqual([`UpdateProfile ${outputs.profileId}`]);
+  // Rows of different resources share an up (their calls are told apart by target), as the cluster
+  // field table's lanes do: each round is one preview, one up and one preview after.
+  it("field table: the profile's name is one UpdateProfile; the policy's name, in the same up, one UpdatePolicy", async () => {
+    const { preview, calls } = await change({ profile: { spec: SERVER, name: "web-chosen" }, policy: { spec: DELETION, name: "del-chosen" } });
+    expect(preview).toEqual(["update del", "update web"]);
+    expect(calls.sort()).toEqual([`UpdatePolicy ${outputs.policyId}`, `UpdateProfile ${outputs.profileId}`]);
     expect((await profiles()).find((p) => p.id === outputs.profileId)?.name).toBe("web-chosen");
+    expect((await policies()).find((p) => p.id === outputs.policyId)?.name).toBe("del-chosen");
   });
 
   it("field table: the profile's metadata is one UpdateProfile that keeps the owner marker", async () => {
@@ -94,37 +96,30 @@ describe("senlin: profiles and policies as resources", () => {
     expect((await profiles()).find((p) => p.id === outputs.profileId)?.metadata).toEqual({ team: "web", "clusterform.dev/owner": expect.stringMatching(/^[0-9a-f]{16}$/) });
   });
 
-  it("field table: the policy's name is one UpdatePolicy", async () => {
-    const { preview, calls } = await change({ policy: { spec: DELETION, name: "del-chosen" } });
-    expect(preview).toEqual(["update del"]);
-    expect(calls).toEqual([`UpdatePolicy ${outputs.policyId}`]);
-  });
-
-  it("field table: a new profile spec is a new profile, created first; the cluster switches with Senlin's update; then the old one goes", async () => {
+  it("field table: a new spec of each is a new object, created first; the cluster switches with Senlin's update (profile) and a detach and attach (policy); then the old ones go", async () => {
     const image = { ...SERVER, properties: { ...SERVER.properties, image: "debian-12" } };
-    const { preview, calls, before } = await change({ profile: { spec: image, name: "web-chosen", metadata: { team: "web" } } });
-    expect(preview).toEqual(["create-replacement web", "delete-replaced web", "replace web", "update main"]);
+    const youngest = { ...DELETION, properties: { criteria: "YOUNGEST_FIRST" } };
+    const { preview, calls, before } = await change({ profile: { spec: image, name: "web-chosen", metadata: { team: "web" } }, policy: { spec: youngest, name: "del-chosen" } });
+    expect(preview).toEqual([
+      "create-replacement del",
+      "create-replacement web",
+      "delete-replaced del",
+      "delete-replaced web",
+      "replace del",
+      "replace web",
+      "update main",
+    ]);
     expect(outputs.profileId).not.toBe(before.profileId);
-    expect(calls.map((c) => c.split(" ")[0])).toEqual(["CreateProfile", "UpdateCluster", "DeleteProfile"]);
-    expect(calls.slice(1)).toEqual([`UpdateCluster ${outputs.clusterId}`, `DeleteProfile ${before.profileId}`]);
+    expect(outputs.policyId).not.toBe(before.policyId);
+    const ops = calls.map((c) => c.split(" ")[0]);
+    expect(ops.slice(0, 2).sort()).toEqual(["CreatePolicy", "CreateProfile"]);
+    expect(calls.slice(2, 5)).toEqual([`UpdateCluster ${outputs.clusterId}`, `DetachClusterPolicy ${outputs.clusterId}`, `AttachClusterPolicy ${outputs.clusterId}`]);
+    expect(calls.slice(5).sort()).toEqual([`DeletePolicy ${before.policyId}`, `DeleteProfile ${before.profileId}`]);
     expect(outputs.nodeIds).toEqual(before.nodeIds);
     expect((await nodes()).map((n) => n.profile_id)).toEqual([outputs.profileId, outputs.profileId]);
-    expect((await ours()).profiles).toEqual([outputs.profileId]);
-  });
-
-  it("field table: a new policy spec is a new policy, created first; the cluster detaches the old and attaches the new; then the old one goes", async () => {
-    const youngest = { ...DELETION, properties: { criteria: "YOUNGEST_FIRST" } };
-    const { preview, calls, before } = await change({ policy: { spec: youngest, name: "del-chosen" } });
-    expect(preview).toEqual(["create-replacement del", "delete-replaced del", "replace del", "update main"]);
-    expect(calls).toEqual([
-      expect.stringMatching(/^CreatePolicy /),
-      `DetachClusterPolicy ${outputs.clusterId}`,
-      `AttachClusterPolicy ${outputs.clusterId}`,
-      `DeletePolicy ${before.policyId}`,
-    ]);
     const [cluster] = await senlinClusters(t.plane);
     expect(cluster.bindings.map((b) => b.policy_id)).toEqual([outputs.policyId]);
-    expect((await ours()).policies).toEqual([outputs.policyId]);
+    expect(await ours()).toEqual({ profiles: [outputs.profileId], policies: [outputs.policyId] });
   });
 
   it("bad inputs: rejected at preview naming the field, the value and what is allowed, with no Senlin call", async () => {
