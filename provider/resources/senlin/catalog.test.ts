@@ -87,6 +87,26 @@ describe("senlin:Profile on the local Senlin", () => {
     await profileHandler.delete(id, inputs);
   });
 
+  it("a create whose answer is lost after Senlin made the profile adopts it: exactly one profile", async () => {
+    const inputs = await checked(profileHandler, { __provider: "p", owner: "abababababababab", resourceName: "lost", spec: PROFILE_SPEC });
+    await t.http("POST", "/_local/faults", { api: "senlin", operation: "CreateProfile", action: "reset", stage: "response" });
+    const { id } = await profileHandler.create(inputs);
+    // The fault was used: the answer really was lost.
+    expect((await t.http("GET", "/_local/faults")).body).toEqual({ faults: [] });
+    expect((await senlin.listProfiles({ filters: { name: inputs.name as string } })).map((p) => p.id)).toEqual([id]);
+  });
+
+  it("three transient failures, then success; a permanent failure names the call and Senlin's message, creating nothing", async () => {
+    const inputs = await checked(profileHandler, { __provider: "p", owner: "cdcdcdcdcdcdcdcd", resourceName: "flaky", spec: PROFILE_SPEC });
+    await t.http("POST", "/_local/faults", { api: "senlin", operation: "CreateProfile", action: "error", code: "UNAVAILABLE", count: 3 });
+    const { id } = await profileHandler.create(inputs);
+    expect((await t.http("GET", "/_local/faults")).body).toEqual({ faults: [] });
+    expect((await senlin.listProfiles({ filters: { name: inputs.name as string } })).map((p) => p.id)).toEqual([id]);
+    const bad = await checked(profileHandler, { __provider: "p", owner: "efefefefefefefef", resourceName: "bad", spec: { ...PROFILE_SPEC, type: "os.nova.unknown" } });
+    await expect(profileHandler.create(bad)).rejects.toThrow(/CreateProfile profile "bad-[0-9a-f]{7}": HTTP 400: The specified profile_type 'os.nova.unknown-1.0' could not be found/);
+    expect(await senlin.listProfiles({ filters: { name: bad.name as string } })).toEqual([]);
+  });
+
   it("fails the import clearly on a wrong-shaped id, a missing profile and an unreachable endpoint", async () => {
     await importFailures({ t, config, handler: profileHandler, importer: profileImport }, "web", "00000000-0000-4000-8000-000000000000");
   });
