@@ -34,3 +34,13 @@ describe("senlin policyHandler", () => {
     expect(await policyHandler.diff("id", { ...olds, policyType: "senlin.policy.deletion-1.0" }, news)).toEqual(expected);
   });
 });
+
+describe("senlin policyHandler without the SDK's deleteBeforeReplace (the native plugin)", () => {
+  it("replaces create-first, the kind's order", async () => {
+    const { deleteBeforeReplace: _, ...bare } = raw;
+    const { inputs: olds } = await policyHandler.check({}, bare);
+    expect(olds.deleteBeforeReplace).toBeUndefined();
+    const { inputs: news } = await policyHandler.check(olds, { ...bare, spec: { ...SPEC, version: "1.1" } });
+    expect(await policyHandler.diff("id", olds, news)).toEqual({ changes: true, replaces: ["spec"], deleteBeforeReplace: false });
+  });
+});

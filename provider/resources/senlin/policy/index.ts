@@ -23,6 +23,7 @@ export const policyHandler = defineResource<PolicyInputs>({
   schema: policyKind.schema,
   policies: policyKind.policies,
   complete,
+  replaceOrder: policyKind.replaceOrder,
   // A replacement has another spec, so old and new never share an identity.
   identity: (inputs) => (isUnknown(inputs.name) || isUnknown(inputs.spec) ? undefined : policyIdentity(inputs.name, inputs.spec)),
   operations: policyOperations,

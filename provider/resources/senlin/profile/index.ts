@@ -23,6 +23,7 @@ export const profileHandler = defineResource<ProfileInputs>({
   schema: profileKind.schema,
   policies: profileKind.policies,
   complete,
+  replaceOrder: profileKind.replaceOrder,
   // Names are not unique: a profile is this resource's when its metadata carries the owner marker; a
   // replacement has another spec, so old and new never share an identity.
   identity: (inputs) => (isUnknown(inputs.spec) ? undefined : profileIdentity(inputs.owner, inputs.spec)),
