@@ -63,27 +63,6 @@ pulumi config set clusterform:senlinProjectName admin
 pulumi config set --secret clusterform:senlinPassword admin
 pulumi config set clusterform:cyclecloudUsername admin
 pulumi config set --secret clusterform:cyclecloudPassword admin
-# Senlin profiles are not Clusterform resources: create the one the quickstart's cluster uses, as an
-# operator would with `openstack cluster profile create`.
-node -e '
-(async () => {
-  const base = process.argv[1];
-  const scope = { project: { name: "admin", domain: { name: "Default" } } };
-  const user = { name: "admin", domain: { name: "Default" }, password: "admin" };
-  const auth = await fetch(`${base}/v3/auth/tokens`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ auth: { identity: { methods: ["password"], password: { user } }, scope } }),
-  });
-  if (auth.status !== 201) throw new Error(`Keystone answered ${auth.status}: ${await auth.text()}`);
-  const headers = { "Content-Type": "application/json", "X-Auth-Token": auth.headers.get("x-subject-token") };
-  const found = await (await fetch(`${base}/v1/profiles?name=demo-worker`, { headers })).json();
-  if (found.profiles.length > 0) return;
-  const spec = { type: "os.nova.server", version: "1.0", properties: { flavor: "m1.small", image: "cirros" } };
-  const created = await fetch(`${base}/v1/profiles`, { method: "POST", headers, body: JSON.stringify({ profile: { name: "demo-worker", spec } }) });
-  if (created.status !== 201) throw new Error(`creating the Senlin profile demo-worker: ${created.status} ${await created.text()}`);
-  console.log("[demo] created the Senlin profile demo-worker");
-})().catch((err) => { console.error(`[demo] ${err.message}`); process.exit(1); });' "$CLUSTERFORM_ENDPOINT"
 echo "[demo] pulumi up"
 pulumi up --yes --non-interactive --skip-preview=false
 pulumi stack output

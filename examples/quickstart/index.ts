@@ -56,9 +56,18 @@ const dev = new vcluster.VCluster("dev", {
   suspended: config.getBoolean("devSuspended") ?? false,
 });
 
-// OpenStack Senlin: a cluster of the profile demo-worker (scripts/demo.sh creates it), kept at a size.
+// OpenStack Senlin: a profile and a deletion policy as resources, and a cluster that refers to both
+// by id. A new image (`pulumi config set workerImage debian-12`) is a new profile, created first; the
+// cluster then switches to it with Senlin's rolling update, and the old profile is deleted last.
+const workerProfile = new senlin.Profile("worker", {
+  spec: { type: "os.nova.server", version: "1.0", properties: { flavor: "m1.small", image: config.get("workerImage") ?? "cirros" } },
+});
+const oldestFirst = new senlin.Policy("oldest-first", {
+  spec: { type: "senlin.policy.deletion", version: "1.0", properties: { criteria: "OLDEST_FIRST" } },
+});
 const workers = new senlin.Cluster("workers", {
-  profile: "demo-worker",
+  profile: workerProfile.id,
+  policies: [{ policy: oldestFirst.id }],
   minSize: 1,
   desiredCapacity: config.getNumber("workerNodes") ?? 2,
   maxSize: 5,
@@ -74,4 +83,5 @@ const compute = new cyclecloud.NodePool("compute", {
 export const pelotonJob = { id: web.jobId, state: web.state };
 export const vclusterPhase = dev.phase;
 export const senlinNodes = workers.nodeIds;
+export const senlinProfile = workerProfile.name;
 export const cyclecloudNodes = compute.nodeNames;

@@ -136,6 +136,8 @@ export function kindFile(kind: Kind): { path: string; text: string; exports: str
     .map(([key, f]) => `${doc(`The \`${key}\` the resource was given.`, "  ")}  declare readonly ${key}: pulumi.Output<${emitter.plain(f.value.type)}${f.required || f.computed ? "" : " | undefined"}>;`);
   // Every input is registered (so it is an output even when not given); `...rest` passes what the
   // program gave, unknown fields included, so that check names them instead of dropping them.
+  // Kinds whose replacements create first unless the program says otherwise (see KindSpec.replaceOrder).
+  const createFirst = kind.replaceOrder === "create-first";
   const renamed = Object.entries(kind.allInputs).filter(([key, f]) => pulumiName(key, f) !== key);
   const props = [
     ...Object.entries(kind.allInputs)
@@ -143,7 +145,7 @@ export function kindFile(kind: Kind): { path: string; text: string; exports: str
       .map(([key]) => `        ${key}: undefined,`),
     "        ...rest,",
     ...renamed.map(([key, f]) => `        ${key}: ${pulumiName(key, f)},`),
-    `        ...identityInputs(name, ${JSON.stringify(kind.type)}, opts),`,
+    `        ...identityInputs(name, ${JSON.stringify(kind.type)}, opts${createFirst ? ", false" : ""}),`,
     ...Object.keys(kind.outputs)
       .filter((key) => !(key in kind.allInputs))
       .map((key) => `        ${key}: undefined,`),
@@ -151,7 +153,8 @@ export function kindFile(kind: Kind): { path: string; text: string; exports: str
   const secrets = Object.entries(kind.outputs)
     .filter(([, o]) => o.secret)
     .map(([key]) => JSON.stringify(key));
-  const optsText = secrets.length > 0 ? `withReplaceDefaults(opts, { additionalSecretOutputs: [${secrets.join(", ")}] })` : "withReplaceDefaults(opts)";
+  const extra = secrets.length > 0 ? `{ additionalSecretOutputs: [${secrets.join(", ")}] }` : createFirst ? "{}" : "";
+  const optsText = `withReplaceDefaults(opts${extra === "" ? "" : `, ${extra}`}${createFirst ? ", false" : ""})`;
   const anyRequired = Object.values(kind.allInputs).some((f) => f.required);
   const text = [
     GENERATED_HEADER,

@@ -49,6 +49,12 @@ export interface KindSpec<Fs extends Fields, Hs extends Fields> {
   /** Default time limits; every kind takes a `timeouts` input. */
   timeouts: TimeoutDefaults;
   importId?: ImportId;
+  /**
+   * The order of a replacement when the program does not set `deleteBeforeReplace`: create-first for
+   * objects the platform refuses to delete while others use them (a Senlin profile a cluster is built
+   * from), whose identity a replacement always changes. @default "delete-first"
+   */
+  replaceOrder?: "create-first" | "delete-first";
 }
 
 /** Validated `timeouts`. */

@@ -17,6 +17,8 @@ const KINDS = [
   "vcluster:VCluster",
   "vcluster:Snapshot",
   "senlin:Cluster",
+  "senlin:Profile",
+  "senlin:Policy",
   "cyclecloud:NodePool",
 ];
 

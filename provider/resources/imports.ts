@@ -12,6 +12,8 @@ const IMPORTERS: Readonly<Record<string, () => Promise<ImportHandler>>> = {
   "vcluster:VCluster": async () => (await import("./vcluster/vcluster/import")).vclusterImport,
   "vcluster:Snapshot": async () => (await import("./vcluster/snapshot/import")).snapshotImport,
   "senlin:Cluster": async () => (await import("./senlin/cluster/import")).clusterImport,
+  "senlin:Profile": async () => (await import("./senlin/profile/import")).profileImport,
+  "senlin:Policy": async () => (await import("./senlin/policy/import")).policyImport,
   "cyclecloud:NodePool": async () => (await import("./cyclecloud/node-pool/import")).nodePoolImport,
 };
 

@@ -8,4 +8,6 @@ registerHandler("peloton:StatelessJob", () => require("./peloton/stateless-job")
 registerHandler("vcluster:VCluster", () => require("./vcluster/vcluster").vclusterHandler);
 registerHandler("vcluster:Snapshot", () => require("./vcluster/snapshot").snapshotHandler);
 registerHandler("senlin:Cluster", () => require("./senlin/cluster").clusterHandler);
+registerHandler("senlin:Profile", () => require("./senlin/profile").profileHandler);
+registerHandler("senlin:Policy", () => require("./senlin/policy").policyHandler);
 registerHandler("cyclecloud:NodePool", () => require("./cyclecloud/node-pool").nodePoolHandler);

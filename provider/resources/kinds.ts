@@ -5,6 +5,8 @@ import { nodePoolKind as cyclecloudNodePool } from "./cyclecloud/node-pool/schem
 import { resourcePoolKind } from "./peloton/resource-pool/schema";
 import { statelessJobKind } from "./peloton/stateless-job/schema";
 import { clusterKind as senlinCluster } from "./senlin/cluster/schema";
+import { policyKind as senlinPolicy } from "./senlin/policy/schema";
+import { profileKind as senlinProfile } from "./senlin/profile/schema";
 import { snapshotKind } from "./vcluster/snapshot/schema";
 import { vclusterKind } from "./vcluster/vcluster/schema";
 
@@ -18,6 +20,8 @@ export const KINDS: readonly Kind[] = [
   cmasshNodePool,
   cyclecloudNodePool,
   senlinCluster,
+  senlinProfile,
+  senlinPolicy,
   resourcePoolKind,
   statelessJobKind,
   vclusterKind,

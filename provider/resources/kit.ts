@@ -54,6 +54,11 @@ export interface ResourceDefinition<I> {
    */
   identity(inputs: Props): string | undefined;
   operations: ResourceOperations<I>;
+  /**
+   * The replacement order when the inputs do not say (an engine that sends no `deleteBeforeReplace`
+   * hidden input, such as the native plugin): the kind's `replaceOrder`. @default "delete-first"
+   */
+  replaceOrder?: "create-first" | "delete-first";
 }
 
 /**
@@ -96,7 +101,8 @@ export function defineResource<I>(def: ResourceDefinition<I>): ResourceHandler {
     async diff(_id, olds, news) {
       const plan = planDiff(def.policies, withUnreportedAdopted(olds, news), news);
       if (plan.replaces.length === 0) return { changes: plan.changes, replaces: [], deleteBeforeReplace: false };
-      const createFirst = replaceOrderOf(news) === "create-first";
+      // Inputs without the SDK's hidden `deleteBeforeReplace` (the native plugin) take the kind's order.
+      const createFirst = news.deleteBeforeReplace === undefined ? def.replaceOrder === "create-first" : replaceOrderOf(news) === "create-first";
       if (createFirst) {
         const [before, after] = [def.identity(olds), def.identity(news)];
         if (before !== undefined && before === after) throw replacementClash(before, plan.replaces);

@@ -18,11 +18,16 @@ export interface IdentityInputs {
  * replacements run (see {@link withReplaceDefaults}) and its URN.
  * @param resourceType - the type routed by the provider, e.g. `cmassh:Cluster`.
  */
-export function identityInputs(resourceName: string, resourceType: string, opts?: pulumi.CustomResourceOptions): IdentityInputs {
+export function identityInputs(
+  resourceName: string,
+  resourceType: string,
+  opts?: pulumi.CustomResourceOptions,
+  deleteFirstByDefault = true,
+): IdentityInputs {
   return {
     owner: ownerMarker(pulumi.getProject(), pulumi.getStack(), resourceName),
     resourceName,
-    deleteBeforeReplace: opts?.deleteBeforeReplace ?? true,
+    deleteBeforeReplace: opts?.deleteBeforeReplace ?? deleteFirstByDefault,
     resourceUrn: pulumi.createUrn(resourceName, `pulumi-nodejs:dynamic/${resourceType}`, opts?.parent),
   };
 }
@@ -32,11 +37,14 @@ export function identityInputs(resourceName: string, resourceType: string, opts?
  * value wins). Platform identities are deterministic so that interrupted creates are adopted, and
  * `pulumi up --replace` derives the same identity again; deleting the old object first is the only
  * order in which a replacement can never be mistaken for an interrupted create. See
- * provider/resources/replacement.ts.
+ * provider/resources/replacement.ts. A kind whose replacements always get a new identity and whose
+ * old object the platform refuses to delete while in use (a Senlin profile) passes
+ * `deleteFirstByDefault: false`.
  */
 export function withReplaceDefaults(
   opts: pulumi.CustomResourceOptions | undefined,
   extra: pulumi.CustomResourceOptions = {},
+  deleteFirstByDefault = true,
 ): pulumi.CustomResourceOptions {
-  return pulumi.mergeOptions(pulumi.mergeOptions({ deleteBeforeReplace: true }, opts), extra);
+  return pulumi.mergeOptions(pulumi.mergeOptions({ deleteBeforeReplace: deleteFirstByDefault }, opts), extra);
 }

@@ -2,6 +2,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ClusterArgs } from "../senlin/cluster";
 import type { PolicyBinding } from "../senlin/cluster";
+import type { ProfileArgs } from "../senlin/profile";
+import type { ProfileSpec } from "../senlin/profile";
+import type { PolicyArgs } from "../senlin/policy";
+import type { PolicySpec } from "../senlin/policy";
 
 /** Cluster through the native plugin (`clusterform:senlin:Cluster`): see the dynamic class of the same name. */
 export class Cluster extends pulumi.CustomResource {
@@ -40,6 +44,50 @@ export class Cluster extends pulumi.CustomResource {
         statusReason: undefined,
         nodeIds: undefined,
         profileName: undefined,
+      },
+      opts,
+    );
+  }
+}
+
+/** Profile through the native plugin (`clusterform:senlin:Profile`): see the dynamic class of the same name. */
+export class Profile extends pulumi.CustomResource {
+  declare readonly name: pulumi.Output<string>;
+  declare readonly spec: pulumi.Output<ProfileSpec>;
+  declare readonly metadata: pulumi.Output<Record<string, unknown> | undefined>;
+  declare readonly profileType: pulumi.Output<string>;
+
+  constructor(name: string, args: ProfileArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      "clusterform:senlin:Profile",
+      name,
+      {
+        name: args.name,
+        spec: args.spec,
+        metadata: args.metadata,
+        timeouts: args.timeouts,
+        profileType: undefined,
+      },
+      opts,
+    );
+  }
+}
+
+/** Policy through the native plugin (`clusterform:senlin:Policy`): see the dynamic class of the same name. */
+export class Policy extends pulumi.CustomResource {
+  declare readonly name: pulumi.Output<string>;
+  declare readonly spec: pulumi.Output<PolicySpec>;
+  declare readonly policyType: pulumi.Output<string>;
+
+  constructor(name: string, args: PolicyArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      "clusterform:senlin:Policy",
+      name,
+      {
+        name: args.name,
+        spec: args.spec,
+        timeouts: args.timeouts,
+        policyType: undefined,
       },
       opts,
     );

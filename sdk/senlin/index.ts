@@ -1,2 +1,4 @@
 /** Resources of OpenStack Senlin, the clustering service. */
 export * from "./cluster";
+export * from "./policy";
+export * from "./profile";

@@ -1,0 +1,73 @@
+import type { Deadline } from "../../core/deadline";
+import { ClusterformError, isLostAnswer } from "../../core/errors";
+import { backoffDelayMs, realSleep } from "../../core/retry";
+
+// The create and delete steps profiles and policies share: both are one synchronous call that Senlin
+// gives no idempotency key, and both are refused while a cluster uses the object.
+
+/** NotFound as undefined. */
+export async function orMissing<T>(read: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (err) {
+    if (err instanceof ClusterformError && err.code === "NotFound") return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Creates an object or adopts the one an interrupted run made. The create is never simply resent
+ * after a transient failure (its answer may have been lost after the object was made): `find` looks
+ * first, and an object found after a send is the one that send made.
+ *
+ * Why `find` may adopt with either replacement order: `find` answers only objects of this resource
+ * (its marker or derived name, and the same spec) that nothing uses. An object a cluster uses was
+ * recorded in a state before the cluster could learn its id (Pulumi saves a step before dependents
+ * run), so it is the object a `pulumi up --replace` replaces, never an interrupted create's
+ * leftover; an unused one is the leftover. The generic guard (replacement.ts) cannot adopt a fresh
+ * create-first object at all, and create-first is this kind's default.
+ */
+export async function createOrAdopt<T extends { id: string }>(
+  operation: string,
+  deadline: Deadline,
+  find: () => Promise<T | undefined>,
+  create: () => Promise<T>,
+  progress?: (message: string) => void,
+): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    const found = await find();
+    if (found) return found;
+    try {
+      return await create();
+    } catch (err) {
+      if (!isLostAnswer(err) || deadline.expired()) throw err;
+      progress?.(`${operation}: a transient failure (${err instanceof ClusterformError ? err.platformMessage : String(err)}); looking for the object before trying again`);
+      await realSleep(Math.min(backoffDelayMs(Math.min(attempt, 6)), deadline.remainingMs()));
+    }
+  }
+}
+
+/**
+ * Deletes an object, gone counting as deleted. Senlin's "in use" refusal (409) becomes an error that
+ * says why and what to do; the object stays, and so does the state.
+ */
+export async function deleteUnlessGone(what: string, users: string, remove: () => Promise<unknown>): Promise<void> {
+  try {
+    await remove();
+  } catch (err) {
+    if (err instanceof ClusterformError && err.code === "NotFound") return;
+    if (err instanceof ClusterformError && err.code === "Conflict") {
+      throw new ClusterformError({
+        code: "Conflict",
+        platformCode: err.platformCode,
+        operation: err.operation,
+        platformMessage:
+          `${err.platformMessage} (Senlin refuses to delete a ${what} while ${users}; nothing was deleted. Move the clusters to ` +
+          `another ${what} first, or, when replacing it, leave deleteBeforeReplace unset or false so that the new ${what} ` +
+          "is created and the clusters switch to it before the old one is deleted)",
+      });
+    }
+    throw err;
+  }
+}
+

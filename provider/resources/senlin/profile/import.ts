@@ -1,0 +1,31 @@
+import { readDeadline } from "../../fields";
+import { defineImport } from "../../import-kit";
+import { orMissing } from "../catalog-ops";
+import { senlinClient } from "../client";
+import { profileHandler } from ".";
+import { profileOutputsOf } from "./operations";
+import { OWNER_KEY, PROFILE_TIMEOUTS } from "./schema";
+
+/** UUIDs as Senlin prints them. */
+export const SENLIN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Import of `senlin:Profile` by its Senlin id (a UUID), the id create records. Senlin reports every
+ * input: the name, the spec as stored, and metadata (without Clusterform's owner marker).
+ */
+export const profileImport = defineImport(profileHandler, {
+  kind: "senlin:Profile",
+  platform: "senlin",
+  idPattern: SENLIN_ID,
+  idShape: "the Senlin profile id (a UUID, as `openstack cluster profile show` prints it)",
+  idExample: "5b2a7c1e-9d3f-4e6a-8b0c-1d2e3f4a5b6c",
+  unreported: [],
+  async read(ctx, id) {
+    const client = await senlinClient(ctx.config);
+    const profile = await orMissing(() => client.getProfile(id, { deadline: readDeadline({}, PROFILE_TIMEOUTS) }));
+    if (!profile) return undefined;
+    const { [OWNER_KEY]: _owner, ...metadata } = profile.metadata;
+    const inputs = { name: profile.name, spec: profile.spec, ...(Object.keys(metadata).length > 0 ? { metadata } : {}) };
+    return { inputs, outputs: profileOutputsOf(profile) };
+  },
+});

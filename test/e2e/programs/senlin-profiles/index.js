@@ -1,0 +1,22 @@
+"use strict";
+// A profile and a policy as resources, and a cluster that refers to both by id. Every input comes
+// from config, so a test changes one field at a time.
+const pulumi = require("@pulumi/pulumi");
+const { senlin } = require("clusterform");
+
+const config = new pulumi.Config("test");
+const json = (key, fallback) => {
+  const raw = config.get(key);
+  return raw === undefined ? fallback : JSON.parse(raw);
+};
+
+const profile = new senlin.Profile("web", json("profile", { spec: { type: "os.nova.server", version: "1.0", properties: { flavor: "m1.small", image: "cirros" } } }));
+const policy = new senlin.Policy("del", json("policy", { spec: { type: "senlin.policy.deletion", version: "1.0", properties: { criteria: "OLDEST_FIRST" } } }));
+const cluster = new senlin.Cluster("main", { ...json("cluster", { desiredCapacity: 2 }), profile: profile.id, policies: [{ policy: policy.id }] });
+
+exports.profileId = profile.id;
+exports.profileName = profile.name;
+exports.policyId = policy.id;
+exports.policyName = policy.name;
+exports.clusterId = cluster.id;
+exports.nodeIds = cluster.nodeIds;
