@@ -1,3 +1,6 @@
+import { nativeToken } from "../../definition/describe";
+import { KINDS } from "../../resources/kinds";
+
 /**
  * The resource kinds the native plugin serves: each Pulumi type token, the handler type it routes
  * to (provider/registry.ts, the same handlers the dynamic providers use) and the outputs that are
@@ -13,17 +16,18 @@ export interface NativeKind {
 /** The plugin's package name: tokens are `clusterform:<platform>:<Kind>`. */
 export const PACKAGE = "clusterform";
 
-/** Token to kind. */
-export const NATIVE_KINDS: Readonly<Record<string, NativeKind>> = {
-  "clusterform:cmassh:Cluster": { handlerType: "cmassh:Cluster", secretOutputs: ["kubeconfig"] },
-  "clusterform:cmassh:NodePool": { handlerType: "cmassh:NodePool", secretOutputs: [] },
-  "clusterform:cyclecloud:NodePool": { handlerType: "cyclecloud:NodePool", secretOutputs: [] },
-  "clusterform:senlin:Cluster": { handlerType: "senlin:Cluster", secretOutputs: [] },
-  "clusterform:peloton:ResourcePool": { handlerType: "peloton:ResourcePool", secretOutputs: [] },
-  "clusterform:peloton:StatelessJob": { handlerType: "peloton:StatelessJob", secretOutputs: [] },
-  "clusterform:vcluster:VCluster": { handlerType: "vcluster:VCluster", secretOutputs: ["kubeconfig"] },
-  "clusterform:vcluster:Snapshot": { handlerType: "vcluster:Snapshot", secretOutputs: [] },
-};
+/** Token to kind, from the resource definitions (provider/resources/kinds.ts): every kind is served. */
+export const NATIVE_KINDS: Readonly<Record<string, NativeKind>> = Object.fromEntries(
+  KINDS.map((kind) => [
+    nativeToken(kind),
+    {
+      handlerType: kind.type,
+      secretOutputs: Object.entries(kind.outputs)
+        .filter(([, output]) => output.secret)
+        .map(([key]) => key),
+    },
+  ]),
+);
 
 /**
  * The kind of a type token.

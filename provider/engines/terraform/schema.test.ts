@@ -5,7 +5,7 @@ import { buildResourceTypes, terraformTypeName } from "./schema";
 const resourceTypes = () => buildResourceTypes(KINDS);
 
 describe("the Terraform schema derived from the field definitions", () => {
-  it("serves the eight kinds under their HCL type names", () => {
+  it("serves every kind under its HCL type name", () => {
     expect([...resourceTypes().keys()].sort()).toEqual([
       "clusterform_cmassh_cluster",
       "clusterform_cmassh_node_pool",
@@ -13,6 +13,8 @@ describe("the Terraform schema derived from the field definitions", () => {
       "clusterform_peloton_resource_pool",
       "clusterform_peloton_stateless_job",
       "clusterform_senlin_cluster",
+      "clusterform_senlin_policy",
+      "clusterform_senlin_profile",
       "clusterform_vcluster_snapshot",
       "clusterform_vcluster_vcluster",
     ]);
