@@ -124,8 +124,16 @@ cf_setup_kubernetes() {
   if [ -n "$k8s_version" ] && [ ! -x "$k8s_plugin/pulumi-resource-kubernetes" ]; then
     cf_build_kubernetes_plugin "$k8s_version" "$k8s_plugin"
   fi
-  # The test harness installs it into each test's own PULUMI_HOME from here.
-  [ -z "$k8s_version" ] || export CLUSTERFORM_PLUGIN_KUBERNETES="$k8s_plugin/pulumi-resource-kubernetes"
+  if [ -n "$k8s_version" ]; then
+    # The test harness installs it into each test's own PULUMI_HOME from here; the demo and
+    # @pulumi/kubernetes's own install script (`pulumi plugin install`) find it in the default home.
+    export CLUSTERFORM_PLUGIN_KUBERNETES="$k8s_plugin/pulumi-resource-kubernetes"
+    local home="${PULUMI_HOME:-$HOME/.pulumi}"
+    if [ ! -x "$home/plugins/resource-kubernetes-v$k8s_version/pulumi-resource-kubernetes" ]; then
+      pulumi plugin install resource kubernetes "$k8s_version" --file "$CLUSTERFORM_PLUGIN_KUBERNETES" >&2 ||
+        cf_fail "pulumi plugin install resource kubernetes $k8s_version" "read the error above"
+    fi
+  fi
   cf_log "kubernetes: kube-apiserver v$CF_KUBE_VERSION and kine v$CF_KINE_VERSION ready ($((SECONDS - start)) s)"
 }
 
