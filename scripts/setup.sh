@@ -209,7 +209,7 @@ cf_setup() {
     case "$step" in
     node) cf_setup_node ;;
     deps) cf_setup_npm ;;
-    pulumi) cf_setup_pulumi ;;
+    pulumi) cf_setup_pulumi && . "$CF_ROOT/scripts/setup/kubernetes.sh" ;;
     *) cf_fail "unknown set-up step '$step'" "use node, deps or pulumi" ;;
     esac
   done
