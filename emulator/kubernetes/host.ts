@@ -189,6 +189,12 @@ export class LocalKubernetes implements KubernetesHost {
   }
 
   private ensureKine(): Promise<RunningKine> {
+    if (this.kineStarted && !this.kineStarted.process.alive) {
+      // kine died: start a new one; API servers still pointing at the old one exit and are restarted.
+      this.log(`kubernetes: kine exited; restarting it (log: ${path.join(this.root, "kine.log")})`);
+      this.kine = undefined;
+      this.kineStarted = undefined;
+    }
     this.kine ??= startKine(this.opts.binaries.kine, this.root).then((kine) => {
       this.kineStarted = kine;
       return kine;
