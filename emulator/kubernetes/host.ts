@@ -190,10 +190,14 @@ export class LocalKubernetes implements KubernetesHost {
 
   private ensureKine(): Promise<RunningKine> {
     if (this.kineStarted && !this.kineStarted.process.alive) {
-      // kine died: start a new one; API servers still pointing at the old one exit and are restarted.
-      this.log(`kubernetes: kine exited; restarting it (log: ${path.join(this.root, "kine.log")})`);
+      // kine died: start a new one (on a new port) and restart every API server against it.
+      this.log(`kubernetes: kine exited; restarting it and every API server (log: ${path.join(this.root, "kine.log")})`);
       this.kine = undefined;
       this.kineStarted = undefined;
+      for (const [key, server] of this.running) {
+        this.running.delete(key);
+        void server.stop();
+      }
     }
     this.kine ??= startKine(this.opts.binaries.kine, this.root).then((kine) => {
       this.kineStarted = kine;
