@@ -6,12 +6,12 @@ describe("parseCliArgs", () => {
   it("uses the documented defaults", () => {
     expect(parseCliArgs([])).toEqual({
       kind: "start",
-      options: { port: 9020, host: "127.0.0.1", dataDir: "./.clusterform-data", timeScale: 1, auditRetention: DEFAULT_AUDIT_RETENTION, platformOptions: {} },
+      options: { port: 9020, host: "127.0.0.1", dataDir: "./.clusterform-data", timeScale: 1, auditRetention: DEFAULT_AUDIT_RETENTION, platformOptions: {}, kubernetes: false },
     });
   });
 
   it("reads every flag", () => {
-    const argv = ["--port", "0", "--host", "0.0.0.0", "--data", "/tmp/x", "--time-scale", "0.5", "--audit-retention", "5000", "--cmassh-versions", "1.31.6, 1.32.3"];
+    const argv = ["--port", "0", "--host", "0.0.0.0", "--data", "/tmp/x", "--time-scale", "0.5", "--audit-retention", "5000", "--cmassh-versions", "1.31.6, 1.32.3", "--kubernetes"];
     expect(parseCliArgs(argv)).toEqual({
       kind: "start",
       options: {
@@ -21,6 +21,7 @@ describe("parseCliArgs", () => {
         timeScale: 0.5,
         auditRetention: 5000,
         platformOptions: { cmassh: { versions: ["1.31.6", "1.32.3"] } },
+        kubernetes: true,
       },
     });
   });
@@ -28,6 +29,7 @@ describe("parseCliArgs", () => {
   it("lists every platform's flags in the usage text", () => {
     expect(USAGE).toMatch(/--cmassh-versions <value> +Kubernetes versions offered for cma-ssh upgrades/);
     expect(USAGE).toMatch(/--time-scale <x> +multiply every simulated duration/);
+    expect(USAGE).toMatch(/--kubernetes +a real kube-apiserver behind every cma-ssh cluster and vcluster/);
     expect(USAGE).toMatch(/--audit-retention <entries> +keep the newest n audit entries, deleting older ones in batches \(default 100000\)/);
   });
 

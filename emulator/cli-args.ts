@@ -10,6 +10,7 @@ const COMMON_FLAGS: readonly [string, string][] = [
   ["--data <dir>", "state directory (default ./.clusterform-data)"],
   ["--time-scale <x>", "multiply every simulated duration by x >= 0 (default 1)"],
   ["--audit-retention <entries>", `keep the newest n audit entries, deleting older ones in batches (default ${DEFAULT_AUDIT_RETENTION})`],
+  ["--kubernetes", "a real kube-apiserver behind every cma-ssh cluster and vcluster (needs the set-up's binaries; default off)"],
 ];
 
 function usage(platforms: readonly PlatformModule[]): string {
@@ -92,6 +93,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         data: { type: "string" },
         "time-scale": { type: "string" },
         "audit-retention": { type: "string" },
+        kubernetes: { type: "boolean" },
         ...Object.fromEntries(PLATFORMS.flatMap((m) => (m.flags ?? []).map((f) => [f.name, { type: "string" as const }]))),
         help: { type: "boolean" },
       },
@@ -109,6 +111,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       timeScale: numberFlag(flags, "time-scale") ?? 1,
       auditRetention: numberFlag(flags, "audit-retention") ?? DEFAULT_AUDIT_RETENTION,
       platformOptions: platformOptions(flags),
+      kubernetes: flags.kubernetes === true,
     },
   };
 }

@@ -3,6 +3,7 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import type { CallPipeline } from "./calls";
 import type { Clock } from "./clock";
 import type { FaultRegistry } from "./faults";
+import type { KubernetesHost } from "./kubernetes/host";
 import type { RouteHandler } from "./http-json";
 
 /** What the server hands every platform module when it starts. */
@@ -20,6 +21,8 @@ export interface PlatformContext {
   baseUrl(): string;
   /** This platform's own options, as its command-line flags or the caller set them. */
   options: Readonly<Record<string, unknown>>;
+  /** Real API servers behind the clusters, with `--kubernetes`; absent without it. */
+  kubernetes?: KubernetesHost;
 }
 
 /** What a started platform serves. */

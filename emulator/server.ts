@@ -9,6 +9,9 @@ import { type Clock, systemClock } from "./clock";
 import { openDatabase } from "./database";
 import { FaultRegistry } from "./faults";
 import { type HttpRequest, type HttpResponse, type RouteHandler, sendJson } from "./http-json";
+import { findKubernetesBinaries } from "./kubernetes/binaries";
+import { LocalKubernetes } from "./kubernetes/host";
+import { kubernetesViews } from "./kubernetes/admin-view";
 import { createMultiplexedListener } from "./listener";
 import type { MountedPlatform, PlatformModule } from "./platform";
 import { PLATFORMS } from "./platforms";
@@ -32,6 +35,11 @@ export interface LocalControlPlaneOptions {
   auditRetention?: number;
   /** Source of time; tests may pass a fake clock. @default the system clock */
   clock?: Clock;
+  /**
+   * Give every cma-ssh cluster and vcluster that reaches RUNNING a real kube-apiserver (with kine as
+   * storage), named by its kubeconfig. Needs the binaries the set-up builds. @default false
+   */
+  kubernetes?: boolean;
 }
 
 /** A running local control plane. */
@@ -94,7 +102,10 @@ export async function startLocalControlPlane(opts: LocalControlPlaneOptions): Pr
   validateOptions(opts);
   const host = opts.host ?? "127.0.0.1";
   const clock = opts.clock ?? systemClock;
+  const binaries = opts.kubernetes ? findKubernetesBinaries() : undefined;
+  if (binaries && !binaries.ok) throw new Error(binaries.message);
   const db = openDatabase(opts.dataDir);
+  const kubernetes = binaries?.ok ? new LocalKubernetes({ db, dataDir: opts.dataDir, binaries: binaries.binaries }) : undefined;
   const audit = createAuditLog(db, { retention: opts.auditRetention ?? DEFAULT_AUDIT_RETENTION });
   const faults = new FaultRegistry();
   const pipeline = createCallPipeline({ audit, faults, clock });
@@ -103,14 +114,15 @@ export async function startLocalControlPlane(opts: LocalControlPlaneOptions): Pr
   const mounted: MountedPlatform[] = PLATFORMS.map((module) => {
     db.exec(module.schema);
     const options = optionsOf(opts, module);
-    return module.start({ db, clock, timeScale: opts.timeScale ?? 1, pipeline, faults, options, baseUrl: () => baseUrl });
+    return module.start({ db, clock, timeScale: opts.timeScale ?? 1, pipeline, faults, options, baseUrl: () => baseUrl, kubernetes });
   });
+  kubernetes?.start();
   const admin = createAdminHandler({
     audit,
     faults,
     knownOperations: Object.fromEntries(PLATFORMS.map((m) => [m.api, m.operations])),
     extraActions: PLATFORMS.flatMap((m) => m.faultActions ?? []),
-    views: Object.assign({}, ...mounted.map((m) => m.views ?? {})),
+    views: Object.assign({}, ...mounted.map((m) => m.views ?? {}), kubernetes ? kubernetesViews(kubernetes) : {}),
     actions: Object.assign({}, ...mounted.map((m) => m.actions ?? {})),
   });
   const httpHandler = createHttpHandler([admin, ...mounted.flatMap((m) => (m.http ? [m.http] : []))]);
@@ -127,6 +139,7 @@ export async function startLocalControlPlane(opts: LocalControlPlaneOptions): Pr
     port = await listen(listener.server, opts.port ?? 9020, host);
   } catch (error) {
     await Promise.all(mounted.map((m) => m.close?.()));
+    await kubernetes?.close();
     db.close();
     throw error;
   }
@@ -136,6 +149,8 @@ export async function startLocalControlPlane(opts: LocalControlPlaneOptions): Pr
     closing ??= listener
       .close()
       .then(() => Promise.all(mounted.map((m) => m.close?.())))
+      // Every API server, controller manager and kine exits before close resolves.
+      .then(() => kubernetes?.close())
       .then(() => db.close());
     return closing;
   };

@@ -36,7 +36,8 @@ fi
 
 port="${CLUSTERFORM_DEMO_PORT:-9020}"
 echo "[demo] starting the local control plane (clusterform-local) on port $port"
-node dist/emulator/cli.js --port "$port" --data "$demo/data" >"$demo/local.log" 2>&1 &
+# With the set-up's Kubernetes binaries, every cluster of the demo gets a real API server.
+node dist/emulator/cli.js --port "$port" --data "$demo/data" ${CLUSTERFORM_KUBE_APISERVER:+--kubernetes} >"$demo/local.log" 2>&1 &
 local_pid=$!
 trap 'kill "$local_pid" 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do

@@ -1,6 +1,5 @@
 import { ClusterStatus } from "../../proto/gen/cmassh/api_pb";
-import { type CmasshEnv, viewCluster } from "./context";
-import { settleDueOperations } from "./lifecycle";
+import { type CmasshEnv, settle, viewCluster } from "./context";
 import type { MachineSet, PoolRecord } from "./store";
 
 /** One cluster as the admin API shows it to tests. */
@@ -17,7 +16,7 @@ export interface ClusterAdminView {
 
 /** Full internal view of every cluster, settled at the current time. */
 export function listClustersForAdmin(env: CmasshEnv): { clusters: ClusterAdminView[] } {
-  settleDueOperations(env.store, env.clock.now());
+  settle(env);
   const clusters = env.store.listClusters().map((cluster) => {
     const view = viewCluster(env, cluster);
     return {

@@ -7,11 +7,12 @@ import {
   type CmasshHandlers,
   loadCluster,
   loadMutableCluster,
+  settle,
   toPoolRecords,
   viewCluster,
 } from "./context";
 import { generateToken, renderKubeconfig } from "./kubeconfig";
-import { settleDueOperations } from "./lifecycle";
+import { apiServerKey } from "./kubernetes";
 import { alreadyExists, asCreateFailure, assertDns1123Label, assertNodeCount } from "./validation";
 import { offeredUpgrades } from "./versions";
 
@@ -39,7 +40,7 @@ const createCluster: Handler<"createCluster"> = (env, request, ctx) => {
     assertNodeCount("control plane", controlPlane?.count ?? 0);
     return toPoolRecords(request.workerNodePools);
   });
-  settleDueOperations(env.store, env.clock.now());
+  settle(env);
   // The real server creates a namespace first and reports any failure, this one too, as INTERNAL.
   if (env.store.findCluster(request.name)) throw alreadyExists("namespaces", request.name);
   inTransaction(env.store.db, () => {
@@ -61,7 +62,7 @@ const createCluster: Handler<"createCluster"> = (env, request, ctx) => {
 
 const getCluster: Handler<"getCluster"> = (env, request) => {
   const { cluster, status, statusMessage } = loadCluster(env, request.name);
-  const kubeconfig = cluster.provisioned ? renderKubeconfig(cluster.name, cluster.token) : "";
+  const kubeconfig = cluster.provisioned ? renderKubeconfig(cluster.name, cluster.token, env.kubernetes?.access(apiServerKey(cluster.id))) : "";
   return { ok: true, cluster: { name: cluster.name, status, statusMessage, kubeconfig } };
 };
 
@@ -75,7 +76,7 @@ const deleteCluster: Handler<"deleteCluster"> = (env, request, ctx) => {
 };
 
 const getClusterList: Handler<"getClusterList"> = (env) => {
-  settleDueOperations(env.store, env.clock.now());
+  settle(env);
   const clusters = env.store.listClusters().map((cluster) => ({
     name: cluster.name,
     status: viewCluster(env, cluster).status,

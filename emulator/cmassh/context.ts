@@ -3,6 +3,8 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { type Cluster, ClusterStatus, type MachineSpec } from "../../proto/gen/cmassh/api_pb";
 import type { CallContext } from "../calls";
 import type { Clock } from "../clock";
+import type { KubernetesHost } from "../kubernetes/host";
+import { heldForApiServer } from "./kubernetes";
 import { type DerivedStatus, deriveStatus, settleDueOperations, startOperation } from "./lifecycle";
 import type { ClusterRecord, CmasshStore, OperationKind, OperationRecord, PoolRecord } from "./store";
 import { alreadyExists, assertDns1123Label, assertNodeCount, notFound } from "./validation";
@@ -17,6 +19,13 @@ export interface CmasshEnv {
   versions: readonly string[];
   /** When this server started, ISO 8601; reported as the build date. */
   startedAt: string;
+  /** The API servers behind the clusters (`--kubernetes`); absent without it. */
+  kubernetes?: KubernetesHost;
+}
+
+/** Applies the operations that have ended, except creates still waiting for their API server. */
+export function settle(env: CmasshEnv): void {
+  settleDueOperations(env.store, env.clock.now(), (op) => heldForApiServer(env.kubernetes, op));
 }
 
 type Methods = (typeof Cluster)["method"];
@@ -37,7 +46,7 @@ export interface ClusterView extends DerivedStatus {
 
 /** Applies ended operations, then reads the cluster named `name`; NOT_FOUND if absent. */
 export function loadCluster(env: CmasshEnv, name: string): ClusterView {
-  settleDueOperations(env.store, env.clock.now());
+  settle(env);
   const cluster = env.store.findCluster(name);
   if (!cluster) throw notFound("cluster", name);
   return viewCluster(env, cluster);

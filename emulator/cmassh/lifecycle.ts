@@ -47,10 +47,13 @@ const ON_SUCCESS: Readonly<Record<OperationKind, SuccessEffect>> = {
 
 /**
  * Applies the effects of every operation that has ended by `nowMs`, in the order they ended.
- * Called before every read, so state is derived from the clock and survives restarts.
+ * Called before every read, so state is derived from the clock and survives restarts. Operations
+ * `held` answers true for are left for a later call.
  */
-export function settleDueOperations(store: CmasshStore, nowMs: number): void {
+export function settleDueOperations(store: CmasshStore, nowMs: number, held: (op: OperationRecord) => boolean = () => false): void {
   for (const op of store.dueOperations(nowMs)) {
+    // A held operation stays in flight past its end (a create waiting for its API server).
+    if (held(op)) continue;
     inTransaction(store.db, () => {
       if (op.outcome === "succeed") ON_SUCCESS[op.kind](store, op);
       else store.updateCluster(op.clusterId, { errorMessage: op.message, errorAtMs: op.endMs });

@@ -2,6 +2,7 @@ import { CmasshStore } from "./store";
 import type { PlatformModule } from "../platform";
 import { listClustersForAdmin } from "./admin-view";
 import type { CmasshEnv } from "./context";
+import { apiServerTargets } from "./kubernetes";
 import { createCmasshGateway } from "./rest-gateway";
 import { CMASSH_API, CMASSH_OPERATIONS, createCmasshService } from "./service";
 import { compareVersions, DEFAULT_CMASSH_VERSIONS, parseVersion } from "./versions";
@@ -75,7 +76,9 @@ export const cmasshModule: PlatformModule = {
       timeScale: ctx.timeScale,
       versions: [...versionsOption(ctx.options)].sort(compareVersions),
       startedAt: new Date(ctx.clock.now()).toISOString(),
+      kubernetes: ctx.kubernetes,
     };
+    ctx.kubernetes?.register(CMASSH_API, () => apiServerTargets(env.store));
     const service = createCmasshService(env, ctx.pipeline);
     return {
       registerGrpc: (router) => service.register(router),

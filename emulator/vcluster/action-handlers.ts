@@ -4,6 +4,7 @@ import { Phase, VClusterSpecSchema, WatchEventType } from "../../proto/gen/vclus
 import { loadInPhase, messageOf, mutate, newId, requireName, startOperation, type VclusterEnv } from "./context";
 import type { VclusterHandlers } from "./cluster-handlers";
 import { apiServerEndpoint, generateToken, type KubeconfigUser, renderKubeconfig, toBase64 } from "./kubeconfig";
+import { apiServerKey } from "./kubernetes";
 import { createSnapshot } from "./snapshot-actions";
 import { invalidArgument } from "./validation";
 
@@ -105,8 +106,10 @@ export function createActionHandlers(env: VclusterEnv): ActionHandlers {
         throw invalidArgument("validity_hours", request.validityHours, `must be 0 (default ${TOKEN_VALIDITY_HOURS.default}) to ${TOKEN_VALIDITY_HOURS.max}`);
       }
       const { cluster } = loadInPhase(env, request.namespace, request.name, "get the kubeconfig of", [Phase.RUNNING]);
-      const endpoint = apiServerEndpoint(cluster.name, cluster.namespace, cluster.spec.ingress);
-      const kubeconfig = toBase64(renderKubeconfig(cluster.name, cluster.namespace, endpoint, format(cluster)));
+      // With --kubernetes it names the real API server; only the default format's token is one that server accepts.
+      const api = env.kubernetes?.access(apiServerKey(cluster.id));
+      const endpoint = apiServerEndpoint(cluster.name, cluster.namespace, cluster.spec.ingress, api);
+      const kubeconfig = toBase64(renderKubeconfig(cluster.name, cluster.namespace, endpoint, format(cluster), api));
       // Every kubeconfig carries its expiry, validity_hours (24 by default) from now, as the
       // reference server sets it. Its lifetime is real time: the credentials do not run on the
       // simulated clock of operations.

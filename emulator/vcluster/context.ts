@@ -3,6 +3,8 @@ import { Phase, type VCluster, WatchEventType } from "../../proto/gen/vcluster/a
 import type { Clock } from "../clock";
 import { inTransaction } from "../database";
 import type { FaultRegistry } from "../faults";
+import type { KubernetesHost } from "../kubernetes/host";
+import { apiServerKey, heldForApiServer } from "./kubernetes";
 import type { Journal, StoredEvent } from "./journal";
 import { applyOperation, derivePhase, operationDurationMs } from "./lifecycle";
 import type { SnapshotStore } from "./snapshot-store";
@@ -31,6 +33,8 @@ export interface VclusterEnv {
    * the whole spec, labels merge. Off by default: the plane honours masks as the API documents.
    */
   ignoreUpdateMask: boolean;
+  /** The API servers behind the vclusters (`--kubernetes`); absent without it. */
+  kubernetes?: KubernetesHost;
 }
 
 /** A cluster settled at the current time, with what its phase is derived from. */
@@ -53,6 +57,7 @@ export const keyOf = (namespace: string, name: string): string => `${namespace}/
 export function messageOf(env: VclusterEnv, cluster: ClusterRecord, includeKubeconfig = false): VCluster {
   const nowMs = env.clock.now();
   return toVClusterMessage({
+    api: env.kubernetes?.access(apiServerKey(cluster.id)),
     cluster,
     inFlight: env.clusters.inFlight(cluster.id),
     lastSnapshot: cluster.lastSnapshotId ? env.snapshots.findById(cluster.lastSnapshotId, nowMs) : undefined,
@@ -96,7 +101,8 @@ export function mutate<T>(env: VclusterEnv, fn: (emitter: Emitter) => T): T {
  */
 export function settleDue(env: VclusterEnv): void {
   const nowMs = env.clock.now();
-  const due = env.clusters.dueOperations(nowMs);
+  // An operation that ends in RUNNING waits, in flight, for the cluster's API server.
+  const due = env.clusters.dueOperations(nowMs).filter((op) => !heldForApiServer(env.kubernetes, op));
   if (due.length > 0) {
     mutate(env, ({ emit }) => {
       for (const op of due) {

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { ApiServerAccess } from "../kubernetes/host";
 
 /** A fresh bearer token in the shape of a service-account secret. */
 export function generateToken(): string {
@@ -28,8 +29,11 @@ function userLines(user: KubeconfigUser): string[] {
   ];
 }
 
-/** A kubeconfig document for a vcluster; the API server address is the cluster's endpoint. */
-export function renderKubeconfig(name: string, namespace: string, endpoint: string, user: KubeconfigUser): string {
+/**
+ * A kubeconfig document for a vcluster; the API server address is the cluster's endpoint. With a
+ * real API server (`api`, from `--kubernetes`) it trusts that server's CA instead of skipping TLS checks.
+ */
+export function renderKubeconfig(name: string, namespace: string, endpoint: string, user: KubeconfigUser, api?: ApiServerAccess): string {
   const cluster = `vcluster_${name}_${namespace}`;
   return [
     "apiVersion: v1",
@@ -38,7 +42,7 @@ export function renderKubeconfig(name: string, namespace: string, endpoint: stri
     `- name: ${cluster}`,
     "  cluster:",
     `    server: ${endpoint}`,
-    "    insecure-skip-tls-verify: true",
+    api ? `    certificate-authority-data: ${api.certificateAuthorityData}` : "    insecure-skip-tls-verify: true",
     "contexts:",
     `- name: ${cluster}`,
     "  context:",
@@ -59,14 +63,18 @@ export function toBase64(text: string): string {
 }
 
 /**
- * The API server endpoint: the ingress hostname when the ingress is enabled with one, else the
- * in-cluster service address the reference server reports.
+ * The API server endpoint: the real API server's address with `--kubernetes`, else the ingress
+ * hostname when the ingress is enabled with one, else the in-cluster service address the reference
+ * server reports.
  */
 export function apiServerEndpoint(
   name: string,
   namespace: string,
   ingress: { enabled: boolean; hostname: string } | undefined,
+  api?: ApiServerAccess,
 ): string {
+  // A real API server listens on the loopback whatever the ingress says: that is where clients must go.
+  if (api) return api.server;
   if (ingress?.enabled && ingress.hostname) return `https://${ingress.hostname}`;
   return `https://${name}.${namespace}.svc:443`;
 }

@@ -2,6 +2,7 @@ import type { PlatformModule } from "../platform";
 import { listSnapshotsForAdmin, listUpdateMasksForAdmin, listVclustersForAdmin } from "./admin-view";
 import { settleDue, type VclusterEnv } from "./context";
 import { Journal } from "./journal";
+import { apiServerTargets } from "./kubernetes";
 import { VCLUSTER_SCHEMA } from "./schema";
 import { createVclusterService, VCLUSTER_API, VCLUSTER_OPERATIONS } from "./service";
 import { SnapshotStore } from "./snapshot-store";
@@ -13,6 +14,9 @@ import { BREAK_WATCH_ACTION } from "./watch";
  * this many real milliseconds, which bounds how late a watch hears of a time-driven change.
  */
 export const MAX_TIMER_MS = 250;
+
+/** With `--kubernetes`, how soon the timer looks again at an operation held for its API server. */
+const HELD_RECHECK_MS = 100;
 
 /** vcluster: gRPC services `vcluster.api.v1.VClusterService` and `SnapshotService`. */
 export const vclusterModule: PlatformModule = {
@@ -49,11 +53,14 @@ export const vclusterModule: PlatformModule = {
       faults: ctx.faults,
       listeners: new Set(),
       ignoreUpdateMask: ctx.options.ignoreUpdateMask === true,
+      kubernetes: ctx.kubernetes,
       reschedule() {
         clearTimeout(timer);
         const due = closed ? undefined : env.clusters.nextDueMs();
         if (due === undefined) return;
-        timer = setTimeout(fire, Math.min(MAX_TIMER_MS, Math.max(0, due - env.clock.now())));
+        // An operation held for its API server stays due: look again shortly rather than at once.
+        const floor = ctx.kubernetes ? HELD_RECHECK_MS : 0;
+        timer = setTimeout(fire, Math.min(MAX_TIMER_MS, Math.max(floor, due - env.clock.now())));
         timer.unref();
       },
     };
@@ -64,6 +71,7 @@ export const vclusterModule: PlatformModule = {
       env.reschedule();
     };
     const service = createVclusterService(env, ctx.pipeline);
+    ctx.kubernetes?.register(VCLUSTER_API, () => apiServerTargets(env.clusters));
     env.reschedule();
     return {
       registerGrpc: (router) => service.register(router),

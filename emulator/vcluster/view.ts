@@ -9,6 +9,7 @@ import {
   type VCluster,
   VClusterSchema,
 } from "../../proto/gen/vcluster/api/v1/vcluster_api_pb";
+import type { ApiServerAccess } from "../kubernetes/host";
 import { apiServerEndpoint, renderKubeconfig, toBase64 } from "./kubeconfig";
 import { derivePhase, isTransitioning } from "./lifecycle";
 import type { SnapshotRecord } from "./snapshot-store";
@@ -73,6 +74,8 @@ export interface ClusterViewInput {
   nowMs: number;
   /** Put the default kubeconfig in the status (only while RUNNING). @default false */
   includeKubeconfig?: boolean;
+  /** The cluster's real API server (`--kubernetes`), which its kubeconfig then names. */
+  api?: ApiServerAccess;
 }
 
 function conditions(c: ClusterRecord, phase: Phase): MessageInitShape<typeof ConditionSchema>[] {
@@ -101,11 +104,11 @@ function readyReplicas(c: ClusterRecord, phase: Phase, inFlight: readonly Operat
 }
 
 /** A stored vcluster as the API shows it. */
-export function toVClusterMessage({ cluster: c, inFlight, lastSnapshot, nowMs, includeKubeconfig = false }: ClusterViewInput): VCluster {
+export function toVClusterMessage({ cluster: c, inFlight, lastSnapshot, nowMs, includeKubeconfig = false, api }: ClusterViewInput): VCluster {
   const phase = derivePhase(c, inFlight);
-  const endpoint = apiServerEndpoint(c.name, c.namespace, c.spec.ingress);
+  const endpoint = apiServerEndpoint(c.name, c.namespace, c.spec.ingress, api);
   const kubeconfig =
-    includeKubeconfig && phase === Phase.RUNNING ? toBase64(renderKubeconfig(c.name, c.namespace, endpoint, { kind: "token", token: c.token })) : "";
+    includeKubeconfig && phase === Phase.RUNNING ? toBase64(renderKubeconfig(c.name, c.namespace, endpoint, { kind: "token", token: c.token }, api)) : "";
   return create(VClusterSchema, {
     id: c.id,
     name: c.name,

@@ -2,8 +2,9 @@ import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { vcluster } from "clusterform";
 
-// Running this needs a real Kubernetes API behind the vcluster: the local control plane serves the
-// vcluster API, but the kubeconfig it hands out points at an address nothing listens on.
+// Against the local control plane, start it with `clusterform-local --kubernetes`: every vcluster
+// then gets a real kube-apiserver, and the kubeconfig output reaches it. It runs no nodes, so pods
+// stay Pending there: `pulumi config set appReplicas 0` lets the Deployment roll out.
 //   pulumi config set replicas 3      -> one ScaleVCluster, in place
 //   pulumi config set suspended true  -> SuspendVCluster overnight; false resumes it
 //   pulumi config set k8sVersion 1.29.4 -> one UpdateVCluster, mask spec.kubernetes_version
@@ -46,5 +47,20 @@ new k8s.core.v1.ConfigMap(
   { provider: inside },
 );
 
+const labels = { app: "storefront" };
+new k8s.apps.v1.Deployment(
+  "storefront",
+  {
+    metadata: { namespace: app.metadata.name, name: "storefront" },
+    spec: {
+      replicas: config.getNumber("appReplicas") ?? 2,
+      selector: { matchLabels: labels },
+      template: { metadata: { labels }, spec: { containers: [{ name: "web", image: "nginx:1.27" }] } },
+    },
+  },
+  { provider: inside },
+);
+
 export const endpoint = dev.apiServerEndpoint;
+export const kubeconfig = dev.kubeconfig;
 export const snapshotId = nightly.snapshotId;

@@ -1,0 +1,55 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { closeSync, openSync } from "node:fs";
+
+/** How long a process has after SIGTERM before it gets SIGKILL. */
+export const STOP_GRACE_MS = 5000;
+
+/** A child process whose output goes to a log file and which the plane stops when it closes. */
+export class SupervisedProcess {
+  readonly child: ChildProcess;
+  private exited = false;
+  readonly exit: Promise<number | null>;
+
+  constructor(
+    readonly name: string,
+    command: string,
+    args: readonly string[],
+    logFile: string,
+  ) {
+    const fd = openSync(logFile, "a");
+    try {
+      // Own stdio to a file: a chatty API server must not fill a pipe nobody reads.
+      this.child = spawn(command, args, { stdio: ["ignore", fd, fd] });
+    } finally {
+      closeSync(fd);
+    }
+    this.exit = new Promise((resolve) => {
+      this.child.once("exit", (code) => {
+        this.exited = true;
+        resolve(code);
+      });
+      this.child.once("error", () => {
+        this.exited = true;
+        resolve(null);
+      });
+    });
+  }
+
+  /** The OS process id (undefined if spawning failed). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get alive(): boolean {
+    return !this.exited;
+  }
+
+  /** SIGTERM, then SIGKILL after {@link STOP_GRACE_MS}; resolves once the process is gone. */
+  async stop(): Promise<void> {
+    if (this.exited) return;
+    this.child.kill("SIGTERM");
+    const timer = setTimeout(() => this.child.kill("SIGKILL"), STOP_GRACE_MS);
+    await this.exit;
+    clearTimeout(timer);
+  }
+}

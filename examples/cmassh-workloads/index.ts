@@ -1,0 +1,42 @@
+import * as k8s from "@pulumi/kubernetes";
+import * as pulumi from "@pulumi/pulumi";
+import { cmassh } from "clusterform";
+
+// A cluster, then what a platform team deploys on it right away. Against the local control plane,
+// start it with `clusterform-local --kubernetes`: the cluster's kubeconfig then reaches a real
+// kube-apiserver. That plane runs no nodes, so pods stay Pending: `pulumi config set appReplicas 0`
+// lets the Deployment roll out there.
+const config = new pulumi.Config();
+
+const cluster = new cmassh.Cluster("platform", {
+  kubernetesVersion: config.get("k8sVersion") ?? "1.32.3",
+  controlPlane: { instanceType: "standard", count: 1 },
+});
+
+// The kubeconfig output is secret, and stays secret in the Kubernetes provider's state.
+const onCluster = new k8s.Provider("platform", { kubeconfig: cluster.kubeconfig });
+
+const ns = new k8s.core.v1.Namespace("payments", { metadata: { name: "payments" } }, { provider: onCluster });
+
+new k8s.core.v1.ConfigMap(
+  "payments-settings",
+  { metadata: { namespace: ns.metadata.name, name: "payments-settings" }, data: { cluster: cluster.name, status: cluster.status } },
+  { provider: onCluster },
+);
+
+const labels = { app: "payments-api" };
+new k8s.apps.v1.Deployment(
+  "payments-api",
+  {
+    metadata: { namespace: ns.metadata.name, name: "payments-api" },
+    spec: {
+      replicas: config.getNumber("appReplicas") ?? 2,
+      selector: { matchLabels: labels },
+      template: { metadata: { labels }, spec: { containers: [{ name: "api", image: "nginx:1.27" }] } },
+    },
+  },
+  { provider: onCluster },
+);
+
+export const clusterName = cluster.name;
+export const kubeconfig = cluster.kubeconfig;
