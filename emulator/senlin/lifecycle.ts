@@ -150,5 +150,5 @@ export function cancelAction(store: SenlinStore, action: ActionRecord, nowMs: nu
 
 /** Whether an unfinished action works on this cluster or one of its nodes. */
 export function activeActionsOn(store: SenlinStore, cluster: ClusterRecord): ActionRecord[] {
-  return store.actions.list(undefined, "due_ms IS NOT NULL").filter((a) => a.target === cluster.id || a.clusterId === cluster.id);
+  return store.activeActionsOn(cluster.id);
 }
