@@ -10,6 +10,7 @@ import { badRequest, faultBody, faultWrapper, UNAUTHORIZED_BODY } from "./errors
 import { settleDueActions } from "./lifecycle";
 import { formatMicroversion, type NegotiatedVersion, negotiateMicroversion } from "./microversion";
 import { matchPath, SENLIN_ROUTES, type SenlinRoute } from "./routes";
+import { discoveryReply } from "./version-routes";
 
 /** The API name Senlin calls are audited and matched under. */
 export const SENLIN_API = "senlin";
@@ -77,9 +78,21 @@ function findRoute(method: string, path: string): { route?: SenlinRoute; params?
 export function createSenlinHttp(deps: SenlinHttpDeps): RouteHandler {
   const { env } = deps;
   return async (req, res, url) => {
-    if (url.pathname !== "/v1" && !url.pathname.startsWith("/v1/")) return false;
+    const discovery = discoveryReply(req.method ?? "GET", url.pathname, deps.baseUrl(), env.maxVersion);
+    if (!discovery && !url.pathname.startsWith("/v1/")) return false;
     const requestId = `req-${randomUUID()}`;
     const headers: Record<string, string> = { "X-OpenStack-Request-ID": requestId };
+    if (discovery) {
+      const info = { api: SENLIN_API, operation: discovery.operation, target: "", requestId: headerValue(req, "x-openstack-request-id") ?? requestId };
+      try {
+        const reply = await deps.pipeline(info, () => discovery);
+        write(res, { status: reply.status, body: reply.body, headers });
+      } catch (cause) {
+        const { status, body: fault } = faultWrapper(ConnectError.from(cause));
+        write(res, { status, body: fault, headers });
+      }
+      return true;
+    }
     const { route, params, pathKnown } = findRoute(req.method ?? "GET", url.pathname);
     if (!route || !params) {
       const [status, type, message] = pathKnown

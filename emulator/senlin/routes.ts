@@ -5,6 +5,7 @@ import { actionOperation, CLUSTER_ACTIONS, clusterAction, UNKNOWN_ACTION_OPERATI
 import { CLUSTER_HANDLERS } from "./cluster-routes";
 import type { SenlinReply, SenlinRequest } from "./context";
 import { NODE_HANDLERS } from "./node-routes";
+import { DISCOVERY_OPERATIONS } from "./version-routes";
 
 /** One route of Senlin's v1 router. */
 export interface SenlinRoute {
@@ -58,6 +59,7 @@ export const SENLIN_OPERATIONS: readonly string[] = [
   ...Object.keys(HANDLERS),
   ...Object.values(CLUSTER_ACTIONS).map((a) => a.operation),
   UNKNOWN_ACTION_OPERATION,
+  ...DISCOVERY_OPERATIONS,
 ];
 
 /** Path parameters of `path` against a route pattern, or undefined when it does not match. */
