@@ -201,6 +201,8 @@ cf_setup_pulumi() {
   cf_log "pulumi: $(pulumi version) at $CF_PULUMI_BIN"
 }
 
+. "$CF_ROOT/scripts/setup/openstack-clients.sh" # the distribution's OpenStack clients, for the Senlin tests
+
 # Steps: node, deps (npm ci + build), pulumi. No argument means all three, in that order.
 cf_setup() {
   local start=$SECONDS step

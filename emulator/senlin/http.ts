@@ -56,7 +56,7 @@ async function readJson(req: HttpRequest): Promise<{ body: unknown; malformed: b
 
 /** The audit target: the identity the path names, or the name a create body gives. */
 function targetOf(params: Record<string, string>, body: unknown): string {
-  const id = params.cluster_id ?? params.node_id ?? params.profile_id ?? params.policy_id ?? params.action_id;
+  const id = params.cluster_id ?? params.node_id ?? params.profile_id ?? params.policy_id ?? params.action_id ?? params.event_id ?? params.type_name;
   if (id !== undefined) return id;
   const inner = body && typeof body === "object" ? Object.values(body as Record<string, unknown>)[0] : undefined;
   const name = inner && typeof inner === "object" ? (inner as { name?: unknown }).name : undefined;

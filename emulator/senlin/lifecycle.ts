@@ -28,6 +28,10 @@ export const BASE_DURATION_MS: Readonly<Record<ActionName, number>> = {
   CLUSTER_OPERATION: 1000,
   NODE_CREATE: 2000,
   NODE_DELETE: 1000,
+  NODE_UPDATE: 1000,
+  NODE_CHECK: 500,
+  NODE_RECOVER: 1500,
+  NODE_OPERATION: 1000,
 };
 
 /** What the action machinery needs. */

@@ -120,7 +120,11 @@ export type ActionName =
   | "CLUSTER_RECOVER"
   | "CLUSTER_OPERATION"
   | "NODE_CREATE"
-  | "NODE_DELETE";
+  | "NODE_DELETE"
+  | "NODE_UPDATE"
+  | "NODE_CHECK"
+  | "NODE_RECOVER"
+  | "NODE_OPERATION";
 
 /** What an action does when it starts and ends, decided when it is accepted. */
 export interface ActionPlan {
@@ -134,7 +138,7 @@ export interface ActionPlan {
   policyId?: string;
   enabled?: boolean;
   /** Cluster property changes of an update. */
-  changes?: { name?: string; profileId?: string; metadata?: Record<string, unknown>; timeout?: number; config?: Record<string, unknown> };
+  changes?: { name?: string; profileId?: string; metadata?: Record<string, unknown>; timeout?: number; config?: Record<string, unknown>; role?: string };
   /** A failure decided in advance (a fault, or a size check of a scale without count). */
   failure?: string;
   /** Node ids the action's start created (or is recovering), for its end. */
