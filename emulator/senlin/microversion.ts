@@ -22,6 +22,7 @@ export const FEATURE_VERSIONS = {
   recoverCheckCapacity: [1, 7],
   deleteForce: [1, 8],
   completeLifecycle: [1, 9],
+  webhookBodyParams: [1, 10],
   actionCancel: [1, 12],
   nodeTainted: [1, 13],
   actionClusterId: [1, 14],

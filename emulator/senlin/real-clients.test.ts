@@ -104,6 +104,9 @@ describe("the unmodified OpenStack clients against the local Keystone and Senlin
       bindingUpdate: ["cluster", "policy", "binding", "update", "--policy", "pol1", "--enabled", "false", "c2"],
       binding: ["cluster", "policy", "binding", "show", "--policy", "pol1", "c2", ...f],
       detach: ["cluster", "policy", "detach", "--policy", "pol1", "c2"],
+      receiverCreate: ["cluster", "receiver", "create", "--type", "webhook", "--cluster", "c2", "--action", "CLUSTER_SCALE_IN", "r1", ...f],
+      receiverList: ["cluster", "receiver", "list", ...f],
+      receiverDelete: ["cluster", "receiver", "delete", "--force", "r1"],
       actions: ["cluster", "action", "list", ...f],
       events: ["cluster", "event", "list", ...f],
       unknown: ["cluster", "show", "no-such-cluster", ...f],
@@ -144,6 +147,9 @@ describe("the unmodified OpenStack clients against the local Keystone and Senlin
     expect(json(r.nodeShow)).toMatchObject({ name: "n2", status: "ACTIVE" });
     expect((json(r.bindings) as unknown as { policy_name: string }[]).map((b) => b.policy_name)).toEqual(["pol1"]);
     expect(json(r.binding)).toMatchObject({ policy_name: "pol1", is_enabled: false });
+    expect(json(r.receiverCreate)).toMatchObject({ name: "r1", type: "webhook", action: "CLUSTER_SCALE_IN" });
+    expect((json(r.receiverList) as unknown as { name: string }[]).map((x) => x.name)).toEqual(["r1"]);
+    expect(r.receiverDelete.rc, r.receiverDelete.stderr).toBe(0);
     const actions = (json(r.actions) as unknown as { action: string; status: string }[]).map((a) => a.action);
     expect(actions).toEqual(expect.arrayContaining(["CLUSTER_CREATE", "CLUSTER_UPDATE", "CLUSTER_RESIZE", "NODE_UPDATE", "NODE_RECOVER", "CLUSTER_DETACH_POLICY"]));
     expect((json(r.events) as unknown as { action: string }[]).map((e) => e.action)).toContain("CLUSTER_CREATE");
@@ -167,6 +173,10 @@ describe("the unmodified OpenStack clients against the local Keystone and Senlin
     // The update answers the cluster as it was when accepted; the rename shows once the action ended.
     expect(out.update).toEqual({ ok: "sdk-c" });
     expect(out.renamed).toEqual({ ok: "sdk-c2" });
+    expect(out.receiver).toEqual({ ok: { type: "webhook", action: "CLUSTER_SCALE_OUT", has_url: true } });
+    expect(out.trigger).toEqual({ ok: 202 });
+    expect(out.size_after_trigger).toEqual({ ok: 3 });
+    expect(out.receivers_left).toEqual({ ok: [] });
     expect(out.missing).toEqual({ status: 404, message: "The cluster 'no-such-cluster' could not be found." });
     expect(out.actions.ok).toEqual(expect.arrayContaining(["CLUSTER_CREATE", "CLUSTER_SCALE_OUT", "CLUSTER_UPDATE"]));
     expect(out.events).toEqual({ ok: true });

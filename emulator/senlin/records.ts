@@ -171,3 +171,16 @@ export interface ActionRecord extends Owner {
   endMs: number;
   updatedAtMs: number | null;
 }
+
+/** A stored receiver: a webhook that runs a cluster action, or a message queue. */
+export interface ReceiverRecord extends Owner {
+  id: string;
+  name: string;
+  type: "webhook" | "message";
+  clusterId: string | null;
+  /** The engine action a webhook runs, e.g. `CLUSTER_SCALE_OUT`. */
+  action: string | null;
+  params: Record<string, unknown>;
+  createdAtMs: number;
+  updatedAtMs: number | null;
+}

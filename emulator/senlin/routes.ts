@@ -5,6 +5,7 @@ import { actionOperation, CLUSTER_ACTIONS, clusterAction, UNKNOWN_ACTION_OPERATI
 import { CLUSTER_HANDLERS } from "./cluster-routes";
 import type { SenlinReply, SenlinRequest } from "./context";
 import { INFO_HANDLERS } from "./info-routes";
+import { RECEIVER_HANDLERS } from "./receiver-routes";
 import { NODE_ACTION_HANDLERS, NODE_ACTION_OPERATIONS, nodeActionOperation } from "./node-actions";
 import { NODE_HANDLERS } from "./node-routes";
 import { DISCOVERY_OPERATIONS } from "./version-routes";
@@ -17,6 +18,8 @@ export interface SenlinRoute {
   /** The audited operation name; the actions route derives it from the body. */
   operation: string | ((body: unknown) => string);
   handle(req: SenlinRequest): SenlinReply;
+  /** Served without a token (webhook triggers: the URL is the credential). */
+  public?: boolean;
 }
 
 const HANDLERS = {
@@ -27,6 +30,7 @@ const HANDLERS = {
   ...NODE_ACTION_HANDLERS,
   ...ACTION_HANDLERS,
   ...INFO_HANDLERS,
+  ...RECEIVER_HANDLERS,
 };
 
 type Named = keyof typeof HANDLERS;
@@ -43,6 +47,13 @@ export const SENLIN_ROUTES: readonly SenlinRoute[] = [
   route("GET", "/v1/policy-types/:type_name", "GetPolicyType"),
   route("POST", "/v1/profiles/validate", "ValidateProfile"),
   route("POST", "/v1/policies/validate", "ValidatePolicy"),
+  route("GET", "/v1/receivers", "ListReceivers"),
+  route("POST", "/v1/receivers", "CreateReceiver"),
+  route("GET", "/v1/receivers/:receiver_id", "GetReceiver"),
+  route("PATCH", "/v1/receivers/:receiver_id", "UpdateReceiver"),
+  route("DELETE", "/v1/receivers/:receiver_id", "DeleteReceiver"),
+  route("POST", "/v1/receivers/:receiver_id/notify", "NotifyReceiver"),
+  { ...route("POST", "/v1/webhooks/:webhook_id/trigger", "TriggerWebhook"), public: true },
   route("GET", "/v1/events", "ListEvents"),
   route("GET", "/v1/events/:event_id", "GetEvent"),
   route("GET", "/v1/clusters", "ListClusters"),

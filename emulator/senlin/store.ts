@@ -1,5 +1,5 @@
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
-import type { ActionRecord, BindingRecord, ClusterRecord, NodeRecord, ProfileRecord, PolicyRecord } from "./records";
+import type { ActionRecord, BindingRecord, ClusterRecord, NodeRecord, PolicyRecord, ProfileRecord, ReceiverRecord } from "./records";
 
 /**
  * Senlin's tables: each object is a JSON document with the columns lookups need beside it. Action
@@ -14,13 +14,14 @@ CREATE TABLE IF NOT EXISTS senlin_profiles (id TEXT PRIMARY KEY, project TEXT NO
 CREATE TABLE IF NOT EXISTS senlin_policies (id TEXT PRIMARY KEY, project TEXT NOT NULL, name TEXT NOT NULL, seq INTEGER NOT NULL, doc TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS senlin_clusters (id TEXT PRIMARY KEY, project TEXT NOT NULL, name TEXT NOT NULL, seq INTEGER NOT NULL, doc TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS senlin_nodes (id TEXT PRIMARY KEY, project TEXT NOT NULL, name TEXT NOT NULL, seq INTEGER NOT NULL, cluster_id TEXT NOT NULL, doc TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS senlin_receivers (id TEXT PRIMARY KEY, project TEXT NOT NULL, name TEXT NOT NULL, seq INTEGER NOT NULL, doc TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS senlin_bindings (cluster_id TEXT NOT NULL, policy_id TEXT NOT NULL, doc TEXT NOT NULL, PRIMARY KEY (cluster_id, policy_id));
 CREATE TABLE IF NOT EXISTS senlin_actions (id TEXT PRIMARY KEY, project TEXT NOT NULL, name TEXT NOT NULL, seq INTEGER NOT NULL, target TEXT NOT NULL, due_ms INTEGER, doc TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS senlin_actions_due ON senlin_actions (due_ms);
 CREATE INDEX IF NOT EXISTS senlin_nodes_cluster ON senlin_nodes (cluster_id);
 CREATE INDEX IF NOT EXISTS senlin_actions_target ON senlin_actions (target, due_ms);
 CREATE INDEX IF NOT EXISTS senlin_actions_active ON senlin_actions (seq) WHERE due_ms IS NOT NULL;
-${["profiles", "policies", "clusters", "nodes", "actions"].map((t) => `CREATE INDEX IF NOT EXISTS senlin_${t}_seq ON senlin_${t} (seq);`).join("\n")}
+${["profiles", "policies", "clusters", "nodes", "actions", "receivers"].map((t) => `CREATE INDEX IF NOT EXISTS senlin_${t}_seq ON senlin_${t} (seq);`).join("\n")}
 `;
 
 /** An object with the columns every document table shares. */
@@ -104,6 +105,7 @@ export class SenlinStore {
   readonly clusters: DocTable<ClusterRecord>;
   readonly nodes: DocTable<NodeRecord>;
   readonly actions: DocTable<ActionRecord>;
+  readonly receivers: DocTable<ReceiverRecord>;
 
   constructor(readonly db: DatabaseSync) {
     this.profiles = new DocTable(db, "senlin_profiles");
@@ -111,6 +113,7 @@ export class SenlinStore {
     this.clusters = new DocTable(db, "senlin_clusters");
     this.nodes = new DocTable(db, "senlin_nodes", { cluster_id: (n) => n.clusterId });
     this.actions = new DocTable(db, "senlin_actions", { target: (a) => a.target, due_ms: (a) => dueMs(a) });
+    this.receivers = new DocTable(db, "senlin_receivers");
   }
 
   /** Members of a cluster, by index. */

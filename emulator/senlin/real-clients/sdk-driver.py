@@ -6,6 +6,7 @@ status and message. The steps run in order; each names what it returns.
 import json
 
 import openstack
+import requests
 from openstack import exceptions
 
 
@@ -37,6 +38,20 @@ def main():
     step("resize_too_big", lambda: clustering.resize_cluster("sdk-c", adjustment_type="EXACT_CAPACITY", number=9, strict=True))
     step("update", lambda: clustering.update_cluster("sdk-c", name="sdk-c2").name)
     step("renamed", lambda: clustering.get_cluster("sdk-c2").name)
+    receiver = {}
+
+    def make_receiver():
+        cluster = clustering.get_cluster("sdk-c2")
+        made = clustering.create_receiver(name="sdk-r", type="webhook", cluster_id=cluster.id, action="CLUSTER_SCALE_OUT", params={"count": 1})
+        receiver["id"], receiver["url"] = made.id, made.channel["alarm_url"]
+        return {"type": made.type, "action": made.action, "has_url": "/v1/webhooks/" in receiver["url"]}
+
+    step("receiver", make_receiver)
+    # The webhook needs no token: the URL is the credential.
+    step("trigger", lambda: requests.post(receiver["url"], timeout=30).status_code)
+    step("size_after_trigger", lambda: clustering.get_cluster("sdk-c2").desired_capacity)
+    step("receiver_delete", lambda: clustering.delete_receiver(receiver["id"]) is None or True)
+    step("receivers_left", lambda: [r.name for r in clustering.receivers()])
     step("missing", lambda: clustering.get_cluster("no-such-cluster"))
     step("actions", lambda: sorted({a.action for a in clustering.actions()}))
     step("events", lambda: len(list(clustering.events(cluster_id=clustering.get_cluster("sdk-c2").id))) > 0)
