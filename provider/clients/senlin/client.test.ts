@@ -182,6 +182,22 @@ describe("senlin client against the emulator", () => {
     });
   });
 
+  it("reads the version document again after a transient failure of it, then remembers it", async () => {
+    await start();
+    await t.http("POST", "/_local/faults", { api: "senlin", operation: "ListVersions", action: "error", code: "UNAVAILABLE", count: 1 });
+    expect(await senlin.listClusters()).toEqual([]);
+    await senlin.listClusters();
+    await senlin.listClusters();
+    // The first call looks twice (for the URL, then for the microversion limit); later calls not at all.
+    expect((await senlinAudit()).filter((e) => e.startsWith("senlin:"))).toEqual([
+      "senlin:ListVersions:UNAVAILABLE",
+      "senlin:ListVersions:OK",
+      "senlin:ListClusters:OK",
+      "senlin:ListClusters:OK",
+      "senlin:ListClusters:OK",
+    ]);
+  });
+
   it("discovers v1 through the catalog's unversioned URL, reading the version document once", async () => {
     await start();
     expect((await t.http("GET", "/_local/audit")).text).not.toContain("ListVersions");
@@ -247,9 +263,15 @@ describe("discoverSenlin", () => {
   it.each([
     ["a 404", answer(404, {})],
     ["a body without versions", answer(200, { hello: "world" })],
-    ["a network failure", (async () => Promise.reject(new TypeError("fetch failed"))) as typeof fetch],
   ])("falls back to the URL with /v1 on %s, with no microversion limit", async (_what, doFetch) => {
     expect(await discoverSenlin("http://h:8778", 1000, doFetch)).toEqual({ baseUrl: "http://h:8778/v1" });
+  });
+
+  it.each([
+    ["a 503", answer(503, {})],
+    ["a network failure", (async () => Promise.reject(new TypeError("fetch failed"))) as typeof fetch],
+  ])("falls back on %s, marked transient so the client looks again", async (_what, doFetch) => {
+    expect(await discoverSenlin("http://h:8778", 1000, doFetch)).toEqual({ baseUrl: "http://h:8778/v1", transient: true });
   });
 });
 

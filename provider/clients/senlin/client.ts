@@ -58,13 +58,18 @@ export { senlinBase } from "./discovery";
 /** Creates a Senlin client authenticated through Keystone. */
 export function createSenlinClient(options: SenlinClientOptions): SenlinClient {
   const keystone = createKeystoneClient({ ...options.credentials, ...pick(options) });
-  // Discovered once per client, as keystoneauth caches its discovery; a failed read is not kept.
+  // Discovered once per client, as keystoneauth caches its discovery; a transient failure is not kept.
   let discovered: Promise<SenlinVersion> | undefined;
   const discover = async (deadline?: Deadline): Promise<SenlinVersion> => {
     if (!discovered) {
       const endpoint = options.endpoint ?? (await keystone.endpoint("clustering", { region: options.region, interface: options.interface }, deadline));
       const timeoutMs = Math.max(1, Math.min(options.callTimeoutMs ?? 30_000, deadline?.remainingMs() ?? Number.POSITIVE_INFINITY));
-      discovered = discoverSenlin(endpoint, timeoutMs);
+      const pending = discoverSenlin(endpoint, timeoutMs);
+      discovered = pending;
+      // A transient failure is not remembered: the next call looks again.
+      pending.then((found) => {
+        if (found.transient && discovered === pending) discovered = undefined;
+      });
     }
     return discovered;
   };

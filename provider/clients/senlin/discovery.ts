@@ -4,6 +4,8 @@ export interface SenlinVersion {
   baseUrl: string;
   /** The newest microversion the server answers, e.g. `1.14`; undefined when it does not say. */
   maxVersion?: string;
+  /** True when the answer may change on a second look (a 5xx or no answer): the caller reads again next time. */
+  transient?: boolean;
 }
 
 interface VersionInfo {
@@ -39,11 +41,14 @@ export async function discoverSenlin(endpoint: string, timeoutMs: number, doFetc
   let body: unknown;
   try {
     const response = await doFetch(endpoint.replace(/\/+$/, "") || endpoint, { headers: { Accept: "application/json" }, signal: AbortSignal.timeout(timeoutMs) });
-    // 300 Multiple Choices is the root's normal answer.
+    // 300 Multiple Choices is the root's normal answer; a 5xx says nothing about the document.
+    if (response.status >= 500) return { ...fallback, transient: true };
     if (response.status !== 200 && response.status !== 300) return fallback;
     body = await response.json();
   } catch {
-    return fallback;
+    // Unreachable or cut off: the call itself goes on with the fallback and meets the same
+    // failure, which its own retries handle.
+    return { ...fallback, transient: true };
   }
   const v1 = v1Of(body);
   if (!v1) return fallback;
