@@ -76,6 +76,9 @@ describe("the unmodified OpenStack clients against the local Keystone and Senlin
     const profile = path.join(specs, "profile.yaml");
     const policy = path.join(specs, "policy.yaml");
     const steps: Record<string, string[]> = {
+      token: ["token", "issue", ...f],
+      catalog: ["catalog", "list", ...f],
+      versions: ["versions", "show", "--service", "clustering", ...f],
       build: ["cluster", "build", "info", ...f],
       profileTypes: ["cluster", "profile", "type", "list", ...f],
       policyTypes: ["cluster", "policy", "type", "list", ...f],
@@ -121,6 +124,21 @@ describe("the unmodified OpenStack clients against the local Keystone and Senlin
     );
     const r = Object.fromEntries(names.map((name, i) => [name, results[i]]));
 
+    expect(json(r.token)).toMatchObject({ id: expect.any(String), project_id: expect.any(String), user_id: expect.any(String) });
+    const catalog = json(r.catalog) as unknown as { Type: string; Endpoints: { interface: string; url: string }[] }[];
+    // Senlin is listed at the root, without /v1, as devstack registers it: the clients discover v1.
+    expect(catalog.find((s) => s.Type === "clustering")?.Endpoints.find((e) => e.interface === "public")?.url).toBe(plane.url);
+    expect(json(r.versions)).toEqual([
+      {
+        "Region Name": "RegionOne",
+        "Service Type": "clustering",
+        Version: "1.0",
+        Status: "CURRENT",
+        Endpoint: `${plane.url}/v1`,
+        "Min Microversion": "1.0",
+        "Max Microversion": "1.14",
+      },
+    ]);
     expect(json(r.build)).toMatchObject({ api: expect.stringContaining("revision"), engine: expect.stringContaining("revision") });
     expect((json(r.profileTypes) as unknown as { name: string }[]).map((t) => t.name)).toContain("os.nova.server");
     expect((json(r.policyTypes) as unknown as { name: string }[]).map((t) => t.name)).toContain("senlin.policy.deletion");
