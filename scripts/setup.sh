@@ -201,10 +201,10 @@ cf_setup_pulumi() {
   cf_log "pulumi: $(pulumi version) at $CF_PULUMI_BIN"
 }
 
-# Steps: node, deps (npm ci + build), pulumi, go-clients, opentofu, kubernetes. No argument means all of them, in that order.
+# Steps: node, deps (npm ci + build), pulumi, go-clients, opentofu, kubernetes, openstack. No argument means all of them, in that order.
 cf_setup() {
   local start=$SECONDS step
-  [ $# -gt 0 ] || set -- node deps pulumi go-clients opentofu kubernetes
+  [ $# -gt 0 ] || set -- node deps pulumi go-clients opentofu kubernetes openstack
   for step in "$@"; do
     case "$step" in
     node) cf_setup_node ;;
@@ -213,7 +213,8 @@ cf_setup() {
     go-clients) . "$CF_ROOT/scripts/setup/go-clients.sh" ;; # the Go test clients of test/go-clients
     opentofu) . "$CF_ROOT/scripts/setup/opentofu.sh" && cf_setup_opentofu ;; # OpenTofu for the Terraform provider's tests
     kubernetes) . "$CF_ROOT/scripts/setup/kubernetes.sh" ;; # kube-apiserver and kine behind --kubernetes (after pulumi)
-    *) cf_fail "unknown set-up step '$step'" "use node, deps, pulumi, go-clients, opentofu or kubernetes" ;;
+    openstack) . "$CF_ROOT/scripts/setup/openstack-clients.sh" ;; # the distribution's OpenStack clients, for the Senlin tests
+    *) cf_fail "unknown set-up step '$step'" "use node, deps, pulumi, go-clients, opentofu, kubernetes or openstack" ;;
     esac
   done
   cf_log "ready in $((SECONDS - start)) s"

@@ -27,7 +27,8 @@ export interface LoadTargets {
 
 const BASIC = `Basic ${Buffer.from("admin:admin").toString("base64")}`;
 
-async function keystoneToken(url: string): Promise<string> {
+/** A project-scoped token of the plane's `admin` user, from the local Keystone. */
+export async function keystoneToken(url: string): Promise<string> {
   const response = await fetch(`${url}/v3/auth/tokens`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -43,7 +44,7 @@ async function keystoneToken(url: string): Promise<string> {
 }
 
 /** Creates `count` Senlin clusters (one per worker: an update is refused while another runs on the cluster) and waits until each is ACTIVE. */
-async function senlinClusters(url: string, headers: Record<string, string>, count: number): Promise<string[]> {
+export async function senlinClusters(url: string, headers: Record<string, string>, count: number): Promise<string[]> {
   const spec = { type: "os.nova.server", version: "1.0", properties: { flavor: "m1.small", image: "cirros" } };
   const profile = JSON.parse(await fetchExpecting(`${url}/v1/profiles`, 201, { method: "POST", headers, body: JSON.stringify({ profile: { name: "load", spec } }) }));
   const ids: string[] = [];
@@ -99,16 +100,7 @@ export async function prepareLoad(url: string, workers: number): Promise<LoadTar
     },
     { api: "vcluster", kind: "read", operation: "GetVCluster", send: () => vc.getVCluster(vcluster) },
     { api: "vcluster", kind: "write", operation: "UpdateVCluster", send: (n) => vc.updateVCluster({ ...vcluster, labels: { rev: String(n) } }) },
-    { api: "senlin", kind: "read", operation: "GetCluster", send: (_n, w) => fetchExpecting(`${url}/v1/clusters/${senlinIds[w]}`, 200, { headers: senlin }) },
-    {
-      api: "senlin",
-      kind: "write",
-      operation: "UpdateCluster",
-      send: async (n, w) => {
-        const body = JSON.stringify({ cluster: { metadata: { rev: String(n) } } });
-        return fetchExpecting(`${url}/v1/clusters/${senlinIds[w]}`, 202, { method: "PATCH", headers: senlin, body });
-      },
-    },
+    ...senlinCases(url, senlin, senlinIds),
     { api: "cyclecloud", kind: "read", operation: "GetClusterStatus", send: () => fetchExpecting(`${url}/clusters/demo/status`, 200, { headers: cyclecloud }) },
     {
       api: "cyclecloud",
@@ -119,4 +111,23 @@ export async function prepareLoad(url: string, workers: number): Promise<LoadTar
     },
   ];
   return { cases, restReplyBytes: Buffer.byteLength(restReply), getClusterReplyJson: toJsonString(GetClusterReplySchema, getCluster) };
+}
+
+/**
+ * The Senlin read and write of the load benchmark: GET and PATCH (metadata) of worker `w`'s own
+ * cluster; each PATCH records a CLUSTER_UPDATE action.
+ */
+export function senlinCases(url: string, headers: Record<string, string>, clusterIds: readonly string[]): LoadCase[] {
+  return [
+    { api: "senlin", kind: "read", operation: "GetCluster", send: (_n, w) => fetchExpecting(`${url}/v1/clusters/${clusterIds[w]}`, 200, { headers }) },
+    {
+      api: "senlin",
+      kind: "write",
+      operation: "UpdateCluster",
+      send: async (n, w) => {
+        const body = JSON.stringify({ cluster: { metadata: { rev: String(n) } } });
+        return fetchExpecting(`${url}/v1/clusters/${clusterIds[w]}`, 202, { method: "PATCH", headers, body });
+      },
+    },
+  ];
 }

@@ -91,7 +91,7 @@ describe("cluster create", () => {
     ["desired above max", { name: "web", profile_id: "p", desired_capacity: 3, max_size: 2 }, "The target capacity (3) is greater than the specified max_size (2)."],
     ["desired below min", { name: "web", profile_id: "p", desired_capacity: 1, min_size: 2 }, "The target capacity (1) is less than the specified min_size (2)."],
     ["a negative min_size", { name: "web", profile_id: "p", min_size: -1 }, "Invalid value for 'min_size': -1"],
-    ["an unknown key", { name: "web", profile_id: "p", size: 3 }, "Additional properties are not allowed ('size' unexpected)"],
+    ["an unknown key", { name: "web", profile_id: "p", size: 3 }, "Additional properties are not allowed ('size' was unexpected)"],
     ["more nodes than a cluster may hold", { name: "web", profile_id: "p", desired_capacity: 1001 }, "maximum number of nodes allowed per cluster (1000)"],
   ])("refuses %s with a 400 FaultWrapper and stores nothing", async (_, body, message) => {
     await start();

@@ -14,6 +14,8 @@ export interface SenlinEnv {
   timeScale: number;
   /** The newest microversion this server answers (a module option, to play an older server). */
   maxVersion: Microversion;
+  /** The server's root URL, for the links it answers (webhook URLs). */
+  rootUrl(): string;
 }
 
 /** One authenticated request as a handler sees it. */

@@ -59,7 +59,7 @@ const evaluate = (store: SenlinStore, action: ActionRecord, atMs: number): EndOu
   return {};
 };
 
-const CLUSTER_KINDS: Readonly<Record<Exclude<ActionName, "NODE_CREATE" | "NODE_DELETE">, ActionKind>> = {
+const CLUSTER_KINDS: Readonly<Record<Exclude<ActionName, `NODE_${string}`>, ActionKind>> = {
   CLUSTER_CREATE: {
     running: ["CREATING", "Creation in progress"],
     onStart: (store, action, atMs) => {
@@ -227,5 +227,33 @@ export const ACTION_KINDS: Readonly<Record<ActionName, ActionKind>> = {
       return {};
     },
     successReason: "Node deleted successfully.",
+  },
+  NODE_UPDATE: {
+    onStart: (store, action) => setNodeStatus(store, [action.target], "UPDATING", "Update in progress"),
+    onEnd: (store, action, atMs) => {
+      store.nodes.update(action.target, (n) => ({ ...n, ...(action.plan.changes ?? {}), updatedAtMs: atMs }));
+      activateNodes(store, [action.target], "Update succeeded", atMs);
+      evalOwner(store, action.clusterId, "NODE_UPDATE", atMs);
+      return {};
+    },
+    successReason: "Node updated successfully.",
+  },
+  NODE_CHECK: { onEnd: () => ({}), successReason: "Node check succeeded." },
+  NODE_RECOVER: {
+    onStart: (store, action) => setNodeStatus(store, [action.target], "RECOVERING", "Recovery in progress"),
+    onEnd: (store, action, atMs) => {
+      activateNodes(store, [action.target], "Recovery succeeded", atMs);
+      evalOwner(store, action.clusterId, "NODE_RECOVER", atMs);
+      return {};
+    },
+    successReason: "Node recovered successfully.",
+  },
+  NODE_OPERATION: {
+    onStart: (store, action) => setNodeStatus(store, [action.target], "OPERATING", `Operation '${action.plan.operation}' in progress`),
+    onEnd: (store, action, atMs) => {
+      activateNodes(store, [action.target], `Operation '${action.plan.operation}' succeeded`, atMs);
+      return {};
+    },
+    successReason: "Node operation completed.",
   },
 };

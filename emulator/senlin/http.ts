@@ -4,12 +4,13 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import type { CallPipeline } from "../calls";
 import { inTransaction } from "../database";
 import { type HttpRequest, type HttpResponse, headerValue, type RouteHandler, readBody } from "../http-json";
-import { validateToken } from "../keystone/tokens";
+import { type TokenInfo, validateToken } from "../keystone/tokens";
 import type { SenlinEnv, SenlinReply } from "./context";
 import { badRequest, faultBody, faultWrapper, UNAUTHORIZED_BODY } from "./errors";
 import { settleDueActions } from "./lifecycle";
 import { formatMicroversion, type NegotiatedVersion, negotiateMicroversion } from "./microversion";
 import { matchPath, SENLIN_ROUTES, type SenlinRoute } from "./routes";
+import { discoveryReply } from "./version-routes";
 
 /** The API name Senlin calls are audited and matched under. */
 export const SENLIN_API = "senlin";
@@ -21,6 +22,9 @@ export interface SenlinHttpDeps {
   pipeline: CallPipeline;
   baseUrl(): string;
 }
+
+/** The caller of a public route (a webhook trigger acts as its receiver's owner, not as this). */
+const PUBLIC_CALLER: TokenInfo = { auditId: "", userId: "", userName: "", projectId: "", projectName: "", domainId: "", domainName: "", roles: [], issuedMs: 0, expiresMs: 0 };
 
 /** A reply with the headers the transport adds. */
 interface Outgoing {
@@ -55,7 +59,7 @@ async function readJson(req: HttpRequest): Promise<{ body: unknown; malformed: b
 
 /** The audit target: the identity the path names, or the name a create body gives. */
 function targetOf(params: Record<string, string>, body: unknown): string {
-  const id = params.cluster_id ?? params.node_id ?? params.profile_id ?? params.policy_id ?? params.action_id;
+  const id = params.cluster_id ?? params.node_id ?? params.profile_id ?? params.policy_id ?? params.action_id ?? params.event_id ?? params.type_name ?? params.receiver_id ?? params.webhook_id;
   if (id !== undefined) return id;
   const inner = body && typeof body === "object" ? Object.values(body as Record<string, unknown>)[0] : undefined;
   const name = inner && typeof inner === "object" ? (inner as { name?: unknown }).name : undefined;
@@ -77,9 +81,21 @@ function findRoute(method: string, path: string): { route?: SenlinRoute; params?
 export function createSenlinHttp(deps: SenlinHttpDeps): RouteHandler {
   const { env } = deps;
   return async (req, res, url) => {
-    if (url.pathname !== "/v1" && !url.pathname.startsWith("/v1/")) return false;
+    const discovery = discoveryReply(req.method ?? "GET", url.pathname, deps.baseUrl(), env.maxVersion);
+    if (!discovery && !url.pathname.startsWith("/v1/")) return false;
     const requestId = `req-${randomUUID()}`;
     const headers: Record<string, string> = { "X-OpenStack-Request-ID": requestId };
+    if (discovery) {
+      const info = { api: SENLIN_API, operation: discovery.operation, target: "", requestId: headerValue(req, "x-openstack-request-id") ?? requestId };
+      try {
+        const reply = await deps.pipeline(info, () => discovery);
+        write(res, { status: reply.status, body: reply.body, headers });
+      } catch (cause) {
+        const { status, body: fault } = faultWrapper(ConnectError.from(cause));
+        write(res, { status, body: fault, headers });
+      }
+      return true;
+    }
     const { route, params, pathKnown } = findRoute(req.method ?? "GET", url.pathname);
     if (!route || !params) {
       const [status, type, message] = pathKnown
@@ -96,7 +112,7 @@ export function createSenlinHttp(deps: SenlinHttpDeps): RouteHandler {
       const reply = await deps.pipeline(info, (call): SenlinReply => {
         // Senlin's paste pipeline negotiates the version before keystonemiddleware checks the token.
         negotiated = negotiateMicroversion(headerValue(req, "openstack-api-version"), env.maxVersion);
-        const token = validateToken(deps.db, headerValue(req, "x-auth-token"), env.clock.now());
+        const token = route.public ? PUBLIC_CALLER : validateToken(deps.db, headerValue(req, "x-auth-token"), env.clock.now());
         if (!token) throw new ConnectError(UNAUTHORIZED_BODY.error.message, Code.Unauthenticated);
         if (malformed) throw badRequest("The request body is not valid JSON.");
         const nowMs = env.clock.now();

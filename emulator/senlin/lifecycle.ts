@@ -28,6 +28,10 @@ export const BASE_DURATION_MS: Readonly<Record<ActionName, number>> = {
   CLUSTER_OPERATION: 1000,
   NODE_CREATE: 2000,
   NODE_DELETE: 1000,
+  NODE_UPDATE: 1000,
+  NODE_CHECK: 500,
+  NODE_RECOVER: 1500,
+  NODE_OPERATION: 1000,
 };
 
 /** What the action machinery needs. */
@@ -150,5 +154,5 @@ export function cancelAction(store: SenlinStore, action: ActionRecord, nowMs: nu
 
 /** Whether an unfinished action works on this cluster or one of its nodes. */
 export function activeActionsOn(store: SenlinStore, cluster: ClusterRecord): ActionRecord[] {
-  return store.actions.list(undefined, "due_ms IS NOT NULL").filter((a) => a.target === cluster.id || a.clusterId === cluster.id);
+  return store.activeActionsOn(cluster.id);
 }

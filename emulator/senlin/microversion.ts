@@ -12,14 +12,17 @@ export const DEFAULT_MAX_MICROVERSION: Microversion = [1, 14];
 /** The first microversion of each version-gated feature. */
 export const FEATURE_VERSIONS = {
   collectAttrs: [1, 2],
+  validate: [1, 2],
   replaceNodes: [1, 3],
   clusterOps: [1, 4],
   destroyAfterDeletion: [1, 4],
+  typeSupportStatus: [1, 5],
   profileOnly: [1, 6],
   recoverCheck: [1, 6],
   recoverCheckCapacity: [1, 7],
   deleteForce: [1, 8],
   completeLifecycle: [1, 9],
+  webhookBodyParams: [1, 10],
   actionCancel: [1, 12],
   nodeTainted: [1, 13],
   actionClusterId: [1, 14],

@@ -41,7 +41,7 @@ export const senlinModule: PlatformModule = {
     maxVersionOf(options);
   },
   start(ctx) {
-    const env: SenlinEnv = { store: new SenlinStore(ctx.db), clock: ctx.clock, timeScale: ctx.timeScale, maxVersion: maxVersionOf(ctx.options) };
+    const env: SenlinEnv = { store: new SenlinStore(ctx.db), clock: ctx.clock, timeScale: ctx.timeScale, maxVersion: maxVersionOf(ctx.options), rootUrl: ctx.baseUrl };
     return {
       http: createSenlinHttp({ env, db: ctx.db, pipeline: ctx.pipeline, baseUrl: ctx.baseUrl }),
       views: senlinAdminViews(env),

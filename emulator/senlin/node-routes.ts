@@ -17,10 +17,11 @@ const nodeBody = z.strictObject({
   metadata: objectField.optional(),
 });
 
-const nodeOf = (req: SenlinRequest) => findIn(req.env.store.nodes, req.token.projectId, req.params.node_id, "node");
+/** The caller's node named by the `node_id` path parameter (name, short id or UUID). */
+export const nodeOf = (req: SenlinRequest) => findIn(req.env.store.nodes, req.token.projectId, req.params.node_id, "node");
 
 /** Finds an object a body names; a missing one is the caller's mistake (400), as in the real server. */
-function specified<T>(kind: string, identity: string, find: () => T): T {
+export function specified<T>(kind: string, identity: string, find: () => T): T {
   try {
     return find();
   } catch (error) {
@@ -30,7 +31,14 @@ function specified<T>(kind: string, identity: string, find: () => T): T {
 }
 
 /** Queues a node action and answers 202 with its Location. */
-function startNodeAction(req: SenlinRequest, node: NodeRecord, action: ActionName, namePrefix: string, plan: ActionPlan = {}): string {
+export function startNodeAction(
+  req: SenlinRequest,
+  node: NodeRecord,
+  action: ActionName,
+  namePrefix: string,
+  plan: ActionPlan = {},
+  inputs: Record<string, unknown> = {},
+): string {
   const failure = req.call.takeOperationFailure();
   return queueAction(req.env, req.nowMs, {
     owner: ownerOf(req),
@@ -38,6 +46,7 @@ function startNodeAction(req: SenlinRequest, node: NodeRecord, action: ActionNam
     target: node.id,
     clusterId: node.clusterId,
     namePrefix,
+    inputs,
     plan: failure === undefined ? plan : { ...plan, failure },
   }).id;
 }

@@ -120,7 +120,11 @@ export type ActionName =
   | "CLUSTER_RECOVER"
   | "CLUSTER_OPERATION"
   | "NODE_CREATE"
-  | "NODE_DELETE";
+  | "NODE_DELETE"
+  | "NODE_UPDATE"
+  | "NODE_CHECK"
+  | "NODE_RECOVER"
+  | "NODE_OPERATION";
 
 /** What an action does when it starts and ends, decided when it is accepted. */
 export interface ActionPlan {
@@ -134,7 +138,7 @@ export interface ActionPlan {
   policyId?: string;
   enabled?: boolean;
   /** Cluster property changes of an update. */
-  changes?: { name?: string; profileId?: string; metadata?: Record<string, unknown>; timeout?: number; config?: Record<string, unknown> };
+  changes?: { name?: string; profileId?: string; metadata?: Record<string, unknown>; timeout?: number; config?: Record<string, unknown>; role?: string };
   /** A failure decided in advance (a fault, or a size check of a scale without count). */
   failure?: string;
   /** Node ids the action's start created (or is recovering), for its end. */
@@ -165,5 +169,18 @@ export interface ActionRecord extends Owner {
   createdAtMs: number;
   startMs: number;
   endMs: number;
+  updatedAtMs: number | null;
+}
+
+/** A stored receiver: a webhook that runs a cluster action, or a message queue. */
+export interface ReceiverRecord extends Owner {
+  id: string;
+  name: string;
+  type: "webhook" | "message";
+  clusterId: string | null;
+  /** The engine action a webhook runs, e.g. `CLUSTER_SCALE_OUT`. */
+  action: string | null;
+  params: Record<string, unknown>;
+  createdAtMs: number;
   updatedAtMs: number | null;
 }

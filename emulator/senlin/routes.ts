@@ -4,7 +4,11 @@ import { CATALOG_HANDLERS } from "./catalog-routes";
 import { actionOperation, CLUSTER_ACTIONS, clusterAction, UNKNOWN_ACTION_OPERATION } from "./cluster-actions";
 import { CLUSTER_HANDLERS } from "./cluster-routes";
 import type { SenlinReply, SenlinRequest } from "./context";
+import { INFO_HANDLERS } from "./info-routes";
+import { RECEIVER_HANDLERS } from "./receiver-routes";
+import { NODE_ACTION_HANDLERS, NODE_ACTION_OPERATIONS, nodeActionOperation } from "./node-actions";
 import { NODE_HANDLERS } from "./node-routes";
+import { DISCOVERY_OPERATIONS } from "./version-routes";
 
 /** One route of Senlin's v1 router. */
 export interface SenlinRoute {
@@ -14,9 +18,20 @@ export interface SenlinRoute {
   /** The audited operation name; the actions route derives it from the body. */
   operation: string | ((body: unknown) => string);
   handle(req: SenlinRequest): SenlinReply;
+  /** Served without a token (webhook triggers: the URL is the credential). */
+  public?: boolean;
 }
 
-const HANDLERS = { ...CLUSTER_HANDLERS, ...BINDING_HANDLERS, ...CATALOG_HANDLERS, ...NODE_HANDLERS, ...ACTION_HANDLERS };
+const HANDLERS = {
+  ...CLUSTER_HANDLERS,
+  ...BINDING_HANDLERS,
+  ...CATALOG_HANDLERS,
+  ...NODE_HANDLERS,
+  ...NODE_ACTION_HANDLERS,
+  ...ACTION_HANDLERS,
+  ...INFO_HANDLERS,
+  ...RECEIVER_HANDLERS,
+};
 
 type Named = keyof typeof HANDLERS;
 
@@ -24,6 +39,23 @@ const route = (method: string, path: string, operation: Named): SenlinRoute => (
 
 /** Every route, as router.py maps them (with the real server's status codes, see each handler). */
 export const SENLIN_ROUTES: readonly SenlinRoute[] = [
+  route("GET", "/v1/build-info", "GetBuildInfo"),
+  route("GET", "/v1/profile-types", "ListProfileTypes"),
+  route("GET", "/v1/profile-types/:type_name", "GetProfileType"),
+  route("GET", "/v1/profile-types/:type_name/ops", "ListProfileTypeOperations"),
+  route("GET", "/v1/policy-types", "ListPolicyTypes"),
+  route("GET", "/v1/policy-types/:type_name", "GetPolicyType"),
+  route("POST", "/v1/profiles/validate", "ValidateProfile"),
+  route("POST", "/v1/policies/validate", "ValidatePolicy"),
+  route("GET", "/v1/receivers", "ListReceivers"),
+  route("POST", "/v1/receivers", "CreateReceiver"),
+  route("GET", "/v1/receivers/:receiver_id", "GetReceiver"),
+  route("PATCH", "/v1/receivers/:receiver_id", "UpdateReceiver"),
+  route("DELETE", "/v1/receivers/:receiver_id", "DeleteReceiver"),
+  route("POST", "/v1/receivers/:receiver_id/notify", "NotifyReceiver"),
+  { ...route("POST", "/v1/webhooks/:webhook_id/trigger", "TriggerWebhook"), public: true },
+  route("GET", "/v1/events", "ListEvents"),
+  route("GET", "/v1/events/:event_id", "GetEvent"),
   route("GET", "/v1/clusters", "ListClusters"),
   route("POST", "/v1/clusters", "CreateCluster"),
   route("GET", "/v1/clusters/:cluster_id", "GetCluster"),
@@ -47,7 +79,10 @@ export const SENLIN_ROUTES: readonly SenlinRoute[] = [
   route("GET", "/v1/nodes", "ListNodes"),
   route("POST", "/v1/nodes", "CreateNode"),
   route("GET", "/v1/nodes/:node_id", "GetNode"),
+  route("PATCH", "/v1/nodes/:node_id", "UpdateNode"),
   route("DELETE", "/v1/nodes/:node_id", "DeleteNode"),
+  { method: "POST", path: "/v1/nodes/:node_id/actions", operation: nodeActionOperation, handle: NODE_ACTION_HANDLERS.NodeAction },
+  route("POST", "/v1/nodes/:node_id/ops", "PerformNodeOperation"),
   route("GET", "/v1/actions", "ListActions"),
   route("GET", "/v1/actions/:action_id", "GetAction"),
   route("PATCH", "/v1/actions/:action_id", "UpdateAction"),
@@ -58,6 +93,8 @@ export const SENLIN_OPERATIONS: readonly string[] = [
   ...Object.keys(HANDLERS),
   ...Object.values(CLUSTER_ACTIONS).map((a) => a.operation),
   UNKNOWN_ACTION_OPERATION,
+  ...DISCOVERY_OPERATIONS,
+  ...NODE_ACTION_OPERATIONS,
 ];
 
 /** Path parameters of `path` against a route pattern, or undefined when it does not match. */

@@ -29,18 +29,33 @@ function describe(issue: z.core.$ZodIssue, input: unknown): string {
   const path = issue.path.map(String);
   let value: unknown = input;
   for (const key of path) value = (value as Record<string, unknown> | undefined)?.[key];
-  if (issue.code === "unrecognized_keys") return `Additional properties are not allowed (${issue.keys.map((k) => `'${k}'`).join(", ")} unexpected)`;
+  // jsonschema's wording, which Senlin's schema check passes through.
+  if (issue.code === "unrecognized_keys") {
+    return `Additional properties are not allowed (${issue.keys.map((k) => `'${k}'`).join(", ")} ${issue.keys.length === 1 ? "was" : "were"} unexpected)`;
+  }
   const field = path.length > 0 ? `'${path.join(".")}'` : "the body";
   const shown = value === undefined ? "missing" : JSON.stringify(value);
   return `Invalid value for ${field}: ${shown}: ${issue.message}`;
 }
 
 /**
- * Parses a request object with a schema.
+ * Senlin's request objects declare their optional fields nullable, and the real clients send an
+ * explicit `null` for every option left unset (openstackclient on cluster create, expand, shrink,
+ * update): `null` is "not given". Only the top level: a null inside `metadata` stays data.
+ */
+function withoutNulls(input: unknown): unknown {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return input;
+  return Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null));
+}
+
+/**
+ * Parses a request object with a schema, `null` fields taken as absent (every route's body goes
+ * through here, so the rule holds everywhere at once).
  * @throws SenlinError 400 naming the field, the value received and what is allowed.
  */
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  const result = schema.safeParse(input);
+  const given = withoutNulls(input);
+  const result = schema.safeParse(given);
   if (result.success) return result.data;
-  throw badRequest(result.error.issues.map((issue) => describe(issue, input)).join("; "));
+  throw badRequest(result.error.issues.map((issue) => describe(issue, given)).join("; "));
 }

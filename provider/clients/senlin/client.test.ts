@@ -3,7 +3,10 @@ import { removeDataDirs, startTestPlane, type TestPlane } from "../../../emulato
 import { ClusterformError } from "../../core/errors";
 import { type FakeTime, fakeTime } from "../../core/testing";
 import { clearKeystoneTokenCache } from "../keystone/client";
+import { createRestCaller } from "../shared/rest-caller";
 import { createSenlinClient, type SenlinClient, type SenlinClientOptions, senlinBase } from "./client";
+import { discoverSenlin } from "./discovery";
+import { createSenlinTransport } from "./transport";
 
 afterAll(removeDataDirs);
 
@@ -150,15 +153,57 @@ describe("senlin client against the emulator", () => {
     expect((error as Error).message).toMatch(/^ScaleOutCluster cluster "web": HTTP 409: The CLUSTER_SCALE_OUT action for target .* conflicts with the following action\(s\): /);
   });
 
-  it("says which microversion a call needs when the server is older", async () => {
+  it("reads the server's newest microversion from its version document and refuses a newer call before sending it", async () => {
     await activeCluster({ platformOptions: { senlin: { maxMicroversion: "1.2" } } });
     expect(await senlin.collectAttributes("web", "name")).toHaveLength(2);
     const error = await senlin.replaceNodes("web", { a: "b" }).catch((e: unknown) => e);
     expect(error).toMatchObject({
       code: "FailedPrecondition",
+      message: 'ReplaceNodes cluster "web": MICROVERSION: this call needs Senlin API microversion 1.3, but the server supports at most 1.2 (its version document\'s max_version)',
+    });
+    expect((await senlinAudit()).filter((e) => e.includes("Replace"))).toEqual([]);
+  });
+
+  it("says which microversion a call needs when a server without max_version refuses it (406)", async () => {
+    await activeCluster({ platformOptions: { senlin: { maxMicroversion: "1.2" } } });
+    // The endpoint's own document is missing here (a proxy that serves only /v1/...): no max_version is known.
+    const noDocument: typeof fetch = async () => new Response("not found", { status: 404 });
+    const transport = createSenlinTransport(
+      createRestCaller({ baseUrl: `${t.plane.url}/v1`, auth: senlin.keystone, sleep: time.sleep, clock: time.now }),
+      async () => (await discoverSenlin(`${t.plane.url}/v1`, 1000, noDocument)).maxVersion,
+    );
+    const error = await transport
+      .call("write", 'ReplaceNodes cluster "web"', { method: "POST", path: "/clusters/web/actions", body: { replace_nodes: { a: "b" } } }, "1.3")
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: "FailedPrecondition",
       message:
         'ReplaceNodes cluster "web": HTTP 406: this call needs Senlin API microversion 1.3, but the server supports at most 1.2 (Version 1.3 is not supported by the API. Minimum is 1.0 and maximum is 1.2.)',
     });
+  });
+
+  it("reads the version document again after a transient failure of it, then remembers it", async () => {
+    await start();
+    await t.http("POST", "/_local/faults", { api: "senlin", operation: "ListVersions", action: "error", code: "UNAVAILABLE", count: 1 });
+    expect(await senlin.listClusters()).toEqual([]);
+    await senlin.listClusters();
+    await senlin.listClusters();
+    // The first call looks twice (for the URL, then for the microversion limit); later calls not at all.
+    expect((await senlinAudit()).filter((e) => e.startsWith("senlin:"))).toEqual([
+      "senlin:ListVersions:UNAVAILABLE",
+      "senlin:ListVersions:OK",
+      "senlin:ListClusters:OK",
+      "senlin:ListClusters:OK",
+      "senlin:ListClusters:OK",
+    ]);
+  });
+
+  it("discovers v1 through the catalog's unversioned URL, reading the version document once", async () => {
+    await start();
+    expect((await t.http("GET", "/_local/audit")).text).not.toContain("ListVersions");
+    await senlin.listClusters();
+    await senlin.listProfiles();
+    expect((await senlinAudit()).filter((e) => e.startsWith("senlin:"))).toEqual(["senlin:ListVersions:OK", "senlin:ListClusters:OK", "senlin:ListProfiles:OK"]);
   });
 
   it("re-authenticates once when the token is refused, and retries reads through transient faults", async () => {
@@ -197,6 +242,36 @@ describe("senlin client against the emulator", () => {
     const direct = client({ endpoint: `${t.plane.url}/` });
     expect(await direct.baseUrl()).toBe(`${t.plane.url}/v1`);
     expect(await direct.listClusters()).toEqual([]);
+  });
+});
+
+describe("discoverSenlin", () => {
+  const answer = (status: number, body: unknown): typeof fetch => async () => new Response(JSON.stringify(body), { status });
+  const v1 = { id: "1.0", status: "CURRENT", links: [{ rel: "self", href: "http://10.0.0.5:8778/cluster/v1" }], min_version: "1.0", max_version: "1.14" };
+
+  it("takes v1's path and max_version from the root's version list, on the catalog's origin", async () => {
+    expect(await discoverSenlin("http://cloud.example/cluster", 1000, answer(300, { versions: [v1] }))).toEqual({
+      baseUrl: "http://cloud.example/cluster/v1",
+      maxVersion: "1.14",
+    });
+  });
+
+  it("reads a versioned URL's own document", async () => {
+    expect(await discoverSenlin("http://h:8778/v1/", 1000, answer(200, { version: { ...v1, max_version: "1.10" } }))).toEqual({ baseUrl: "http://h:8778/cluster/v1", maxVersion: "1.10" });
+  });
+
+  it.each([
+    ["a 404", answer(404, {})],
+    ["a body without versions", answer(200, { hello: "world" })],
+  ])("falls back to the URL with /v1 on %s, with no microversion limit", async (_what, doFetch) => {
+    expect(await discoverSenlin("http://h:8778", 1000, doFetch)).toEqual({ baseUrl: "http://h:8778/v1" });
+  });
+
+  it.each([
+    ["a 503", answer(503, {})],
+    ["a network failure", (async () => Promise.reject(new TypeError("fetch failed"))) as typeof fetch],
+  ])("falls back on %s, marked transient so the client looks again", async (_what, doFetch) => {
+    expect(await discoverSenlin("http://h:8778", 1000, doFetch)).toEqual({ baseUrl: "http://h:8778/v1", transient: true });
   });
 });
 

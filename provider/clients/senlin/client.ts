@@ -4,6 +4,7 @@ import { createKeystoneClient, type KeystoneClient, type KeystoneCredentials } f
 import { createRestCaller } from "../shared/rest-caller";
 import { type SenlinClusterMethods, clusterMethods } from "./cluster-methods";
 import { objectMethods, type SenlinObjectMethods } from "./object-methods";
+import { discoverSenlin, type SenlinVersion } from "./discovery";
 import { createSenlinTransport } from "./transport";
 
 export type { RestCallOptions as CallOptions } from "../shared/rest-caller";
@@ -13,7 +14,11 @@ export type { RecoverParams } from "./cluster-methods";
 export interface SenlinClientOptions {
   /** Keystone password credentials; the token is cached per process and renewed before expiry or on 401. */
   credentials: KeystoneCredentials;
-  /** Use this Senlin URL instead of the catalog's `clustering` endpoint (`/v1` is added when missing). @default the catalog's */
+  /**
+   * Use this Senlin URL instead of the catalog's `clustering` endpoint. Either way the URL's version
+   * document is read first (as keystoneauth does) for v1's URL and newest microversion; without one,
+   * `/v1` is added when missing. @default the catalog's
+   */
   endpoint?: string;
   /** Region of the catalog endpoint. @default any region */
   region?: string;
@@ -48,17 +53,27 @@ export interface SenlinClient extends SenlinClusterMethods, SenlinObjectMethods 
   baseUrl(deadline?: Deadline): Promise<string>;
 }
 
-/** `…/v1` for any spelling of a Senlin endpoint. */
-export function senlinBase(endpoint: string): string {
-  const trimmed = endpoint.replace(/\/+$/, "");
-  return trimmed.endsWith("/v1") ? trimmed : `${trimmed}/v1`;
-}
+export { senlinBase } from "./discovery";
 
 /** Creates a Senlin client authenticated through Keystone. */
 export function createSenlinClient(options: SenlinClientOptions): SenlinClient {
   const keystone = createKeystoneClient({ ...options.credentials, ...pick(options) });
-  const baseUrl = async (deadline?: Deadline) =>
-    senlinBase(options.endpoint ?? (await keystone.endpoint("clustering", { region: options.region, interface: options.interface }, deadline)));
+  // Discovered once per client, as keystoneauth caches its discovery; a transient failure is not kept.
+  let discovered: Promise<SenlinVersion> | undefined;
+  const discover = async (deadline?: Deadline): Promise<SenlinVersion> => {
+    if (!discovered) {
+      const endpoint = options.endpoint ?? (await keystone.endpoint("clustering", { region: options.region, interface: options.interface }, deadline));
+      const timeoutMs = Math.max(1, Math.min(options.callTimeoutMs ?? 30_000, deadline?.remainingMs() ?? Number.POSITIVE_INFINITY));
+      const pending = discoverSenlin(endpoint, timeoutMs);
+      discovered = pending;
+      // A transient failure is not remembered: the next call looks again.
+      pending.then((found) => {
+        if (found.transient && discovered === pending) discovered = undefined;
+      });
+    }
+    return discovered;
+  };
+  const baseUrl = async (deadline?: Deadline) => (await discover(deadline)).baseUrl;
   const caller = createRestCaller({
     ...pick(options),
     baseUrl,
@@ -66,7 +81,7 @@ export function createSenlinClient(options: SenlinClientOptions): SenlinClient {
     requestIdHeader: "X-OpenStack-Request-ID",
     requestIdPrefix: options.requestIdPrefix ?? "req",
   });
-  const transport = createSenlinTransport(caller);
+  const transport = createSenlinTransport(caller, async () => (await discover()).maxVersion);
   return { keystone, baseUrl, ...clusterMethods(transport), ...objectMethods(transport) };
 }
 

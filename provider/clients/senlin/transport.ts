@@ -54,10 +54,23 @@ function tooOld(error: ClusterformError, version: string): ClusterformError {
 
 const HOOKS: Readonly<Record<CallKind, AttemptHook | undefined>> = { read: undefined, write: undefined, delete: goneOnRetryHook };
 
-/** Wraps a REST caller for Senlin. */
-export function createSenlinTransport(caller: RestCaller): SenlinTransport {
+/**
+ * Wraps a REST caller for Senlin.
+ * @param serverMax - the newest microversion the server's version document names (undefined when
+ *   it names none): a call needing a newer one fails before it is sent, as the real clients refuse it.
+ */
+export function createSenlinTransport(caller: RestCaller, serverMax: () => Promise<string | undefined> = async () => undefined): SenlinTransport {
   return {
     async call<T>(kind: CallKind, operation: string, request: RestRequest, version: string, options?: RestCallOptions) {
+      const max = await serverMax();
+      if (max !== undefined && newerVersion(version, max) === version && version !== max) {
+        throw new ClusterformError({
+          code: "FailedPrecondition",
+          platformCode: "MICROVERSION",
+          operation,
+          platformMessage: `this call needs Senlin API microversion ${version}, but the server supports at most ${max} (its version document's max_version)`,
+        });
+      }
       const withVersion = { ...request, headers: { ...request.headers, "OpenStack-API-Version": `clustering ${version}` } };
       try {
         if (kind === "write") return await caller.once<T>(operation, withVersion, options);
