@@ -47,11 +47,9 @@ var generators = map[string]func(pkg *schema.Package) (map[string][]byte, error)
 	},
 }
 
-// generateGo writes the Go SDK as a Go module of its own (go.mod included, which Pulumi's generator
-// writes only for "support packs") requiring the Go SDK at the version this program was built with,
+// generateGo writes the Go SDK as a Go module of its own (go.mod included: see bind) requiring the Go SDK at the version this program was built with,
 // the version of the project's Pulumi CLI, instead of the generator's own default.
 func generateGo(pkg *schema.Package) (map[string][]byte, error) {
-	pkg.SupportPack = true
 	files, err := gogen.GeneratePackage(tool, pkg, nil)
 	if err != nil {
 		return nil, err
@@ -131,6 +129,13 @@ func bind(path string) (*schema.Package, error) {
 	if diags.HasErrors() {
 		return nil, fmt.Errorf("%s is not a valid Pulumi package schema: %s", path, diags.Error())
 	}
+	if pkg.Version == nil {
+		return nil, fmt.Errorf("%s: the schema has no \"version\"; the SDKs carry the package's version", path)
+	}
+	// As a "support pack" every generator writes a complete package: the schema's version in the
+	// npm package.json, setup.py and pulumi-plugin.json (instead of a ${VERSION} placeholder for a
+	// release pipeline to fill in), and a go.mod for the Go SDK.
+	pkg.SupportPack = true
 	return pkg, nil
 }
 

@@ -7,13 +7,20 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/blang/semver"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/dotnet"
@@ -21,6 +28,31 @@ import (
 )
 
 const tool = "clusterform-sdkgen"
+
+// offline answers the HTTP requests of the .NET generator, which downloads the package's logo
+// (Pulumi's own when the schema names none) to put into the NuGet package. Generation must not
+// reach the internet: a logo gets a plain 64x64 image drawn here, any other request fails.
+type offline struct{}
+
+func (offline) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Method != http.MethodGet || !strings.HasSuffix(req.URL.Path, ".png") {
+		return nil, fmt.Errorf("sdkgen is offline: refusing %s %s", req.Method, req.URL)
+	}
+	img := image.NewRGBA(image.Rect(0, 0, 64, 64))
+	for x := 0; x < 64; x++ {
+		for y := 0; y < 64; y++ {
+			img.Set(x, y, color.RGBA{R: 0x3b, G: 0x6e, B: 0xa5, A: 0xff})
+		}
+	}
+	var body bytes.Buffer
+	if err := png.Encode(&body, img); err != nil {
+		return nil, err
+	}
+	return &http.Response{
+		StatusCode: http.StatusOK, Status: "200 OK", Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
+		Header: http.Header{"Content-Type": {"image/png"}}, Body: io.NopCloser(&body), Request: req,
+	}, nil
+}
 
 // refusingLoader fails on any reference to another package: generation is offline.
 type refusingLoader struct{}
@@ -48,6 +80,8 @@ func (refusingLoader) LoadPackageReferenceV2(
 }
 
 func run() error {
+	http.DefaultTransport = offline{}
+	http.DefaultClient.Transport = offline{}
 	schemaPath := flag.String("schema", "", "the Pulumi package schema (JSON)")
 	out := flag.String("out", "", "the folder to write dotnet/ into")
 	flag.Parse()
