@@ -1,3 +1,3 @@
 /** Resources of cma-ssh, the SSH-provisioned Kubernetes cluster manager. */
-export { Cluster, type ClusterArgs, type ControlPlaneArgs, type Timeouts } from "./cluster";
-export { NodePool, type NodePoolArgs } from "./node-pool";
+export * from "./cluster";
+export * from "./node-pool";

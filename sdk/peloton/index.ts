@@ -1,11 +1,6 @@
 /** Resources of Uber Peloton: resource pools and stateless jobs. */
-export { type ResourceArgs, ResourcePool, type ResourcePoolArgs, type Timeouts } from "./resource-pool";
-export {
-  type ContainerArgs,
-  type HealthCheckArgs,
-  type PodSpecArgs,
-  StatelessJob,
-  type StatelessJobArgs,
-  type UpdatePolicyArgs,
-  type WorkflowOutput,
-} from "./stateless-job";
+export * from "./resource-pool";
+export * from "./stateless-job";
+import type { Workflow } from "./stateless-job";
+/** @deprecated the name of {@link Workflow} before 0.3.0. */
+export type WorkflowOutput = Workflow;

@@ -1,2 +1,2 @@
 /** Resources of OpenStack Senlin, the clustering service. */
-export { Cluster, type ClusterArgs, type PolicyBindingArgs, type Timeouts } from "./cluster";
+export * from "./cluster";

@@ -2,6 +2,7 @@ import { isIPv4, isIPv6 } from "node:net";
 import { z } from "zod";
 import { OWNER_LABEL_KEY } from "../../core/naming";
 import { describeValue, isLabelValue, labelMap, UNKNOWN } from "../../core/validation";
+import type { Value } from "../../definition/values";
 
 /**
  * A string rule in the shape of the core building blocks: the unknown sentinel passes, anything
@@ -49,6 +50,9 @@ export const RESERVED_LABELS: Readonly<Record<string, string>> = {
   owner: "it carries the `owner` argument; set that instead",
   project: "it carries the `project` argument; set that instead",
 };
+
+/** User labels, as a definition value. */
+export const userLabelsValue = (): Value<Record<string, string>> => ({ type: { kind: "map", of: { kind: "string" } }, validate: userLabels() });
 
 /** User labels: Kubernetes syntax, with the {@link RESERVED_LABELS} refused. */
 export const userLabels = () =>

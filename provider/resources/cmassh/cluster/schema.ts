@@ -1,50 +1,63 @@
-import { z } from "zod";
-import { COMMON_IGNORED, type PolicyTable } from "../../../core/planner";
-import { intInRange, orUnknown, semver } from "../../../core/validation";
-import { identity, instanceType, userLabels } from "../shared-schema";
-import { timeouts, type Timeouts } from "../../fields";
-
-/** Validated inputs of a cma-ssh cluster. */
-export interface ClusterInputs {
-  name?: string;
-  autoNamed?: boolean;
-  owner: string;
-  resourceName: string;
-  kubernetesVersion: string;
-  controlPlane: { instanceType: string; count: number; labels?: Record<string, string> };
-  timeouts?: Timeouts;
-}
+import { AUTO_NAMED, defineKind, type InputsOf, OWNERSHIP } from "../../../definition/kind";
+import { inPlace, optional, replace, required, v } from "../../../definition/values";
+import { semver } from "../../../core/validation";
+import { instanceTypeValue, objectNameValue, userLabelsValue } from "../shared-schema";
 
 /** Control plane machine counts cma-ssh accepts (it provisions one machine today, see contracts §1.5). */
 export const CONTROL_PLANE_COUNT = { min: 1, max: 9 } as const;
 
-export const clusterSchema: z.ZodType<ClusterInputs, unknown> = z
-  .object({
-    ...identity,
-    autoNamed: z.boolean().optional(),
-    kubernetesVersion: semver(),
+/** `cmassh:Cluster`, every field written once. */
+export const clusterKind = defineKind({
+  type: "cmassh:Cluster",
+  description:
+    "A Kubernetes cluster managed by cma-ssh. Create waits until it is RUNNING; a new `kubernetesVersion` is an in-place " +
+    "upgrade (GetUpgradeClusterInformation, UpgradeCluster, wait); delete waits until the platform no longer knows the cluster.",
+  hidden: { ...OWNERSHIP, ...AUTO_NAMED },
+  inputs: {
+    name: optional(objectNameValue(), {
+      computed: true,
+      description: "The cluster name, a DNS-1123 label (cma-ssh makes a namespace of it).",
+      default:
+        "the resource name plus a short hash, stable for this stack (so an interrupted `up` adopts what it created) and new " +
+        "for every replacement (so the new cluster can come up first)",
+      policy: replace,
+    }),
+    kubernetesVersion: required(v.custom({ kind: "string" }, semver()), {
+      description: "Kubernetes version `MAJOR.MINOR.PATCH`. Raising it upgrades in place; lowering it is refused.",
+      policy: inPlace("UpgradeCluster"),
+    }),
     // The whole object is the unknown sentinel in preview when it comes from another resource's output.
-    controlPlane: orUnknown(
-      z
-        .object({
-          instanceType: instanceType(),
-          count: intInRange(CONTROL_PLANE_COUNT.min, CONTROL_PLANE_COUNT.max),
-          labels: userLabels().optional(),
-        })
-        .strict(),
+    controlPlane: required(
+      v.object("ControlPlane", "The control plane machines of a cluster.", {
+        instanceType: required(instanceTypeValue(), { description: "Machine type." }),
+        count: required(v.int(CONTROL_PLANE_COUNT.min, CONTROL_PLANE_COUNT.max), {
+          description: "Number of control plane machines.",
+          names: { terraform: "node_count" },
+        }),
+        labels: optional(userLabelsValue(), {
+          description: "Kubernetes labels for the machines. `clusterform.dev/owner` is reserved.",
+          default: "{}",
+        }),
+      }),
+      { description: "The control plane.", policy: replace },
     ),
-    timeouts: timeouts(),
-  })
-  .strict();
+  },
+  outputs: {
+    status: { type: { kind: "string" }, description: "PROVISIONING, RUNNING, RECONCILING, STOPPING, ERROR or DEGRADED." },
+    statusMessage: { type: { kind: "string" }, description: "The platform's explanation of the status, if any." },
+    kubeconfig: { type: { kind: "string" }, description: "Admin kubeconfig of the cluster.", secret: true },
+  },
+  timeouts: { create: "30m", update: "45m", delete: "30m" },
+  importId: { shape: "<cluster name>", example: "prod" },
+});
+
+/** Validated inputs of a cma-ssh cluster. */
+export type ClusterInputs = InputsOf<typeof clusterKind.inputs, typeof clusterKind.hidden>;
+
+export const clusterSchema = clusterKind.schema;
 
 /** How each input is changed: only the version changes in place (UpgradeCluster). */
-export const clusterPolicies: PolicyTable = {
-  ...COMMON_IGNORED,
-  autoNamed: { kind: "ignore" },
-  name: { kind: "replace" },
-  controlPlane: { kind: "replace" },
-  kubernetesVersion: { kind: "update", operation: "UpgradeCluster" },
-};
+export const clusterPolicies = clusterKind.policies;
 
 /** Inputs that force replacement, and so seed derived names. */
 export function clusterReplaceFields(inputs: Record<string, unknown>): unknown[] {
@@ -52,4 +65,4 @@ export function clusterReplaceFields(inputs: Record<string, unknown>): unknown[]
 }
 
 /** Default timeouts: cma-ssh provisions machines, which takes minutes on real hardware. */
-export const CLUSTER_TIMEOUTS: Required<Timeouts> = { create: "30m", update: "45m", delete: "30m" };
+export const CLUSTER_TIMEOUTS = clusterKind.timeouts;

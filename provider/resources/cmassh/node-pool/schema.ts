@@ -1,47 +1,47 @@
-import { z } from "zod";
-import { COMMON_IGNORED, type PolicyTable } from "../../../core/planner";
-import { intInRange } from "../../../core/validation";
-import { identity, instanceType, objectName, userLabels } from "../shared-schema";
-import { timeouts, type Timeouts } from "../../fields";
-
-/** Validated inputs of a cma-ssh node pool. */
-export interface NodePoolInputs {
-  clusterName: string;
-  name?: string;
-  autoNamed?: boolean;
-  owner: string;
-  resourceName: string;
-  instanceType: string;
-  count: number;
-  labels?: Record<string, string>;
-  timeouts?: Timeouts;
-}
+import { AUTO_NAMED, defineKind, type InputsOf, OWNERSHIP } from "../../../definition/kind";
+import { inPlace, optional, replace, required, v } from "../../../definition/values";
+import { instanceTypeValue, objectNameValue, userLabelsValue } from "../shared-schema";
 
 /** Machine counts a pool may have. */
 export const POOL_COUNT = { min: 0, max: 1000 } as const;
 
-export const nodePoolSchema: z.ZodType<NodePoolInputs, unknown> = z
-  .object({
-    ...identity,
-    autoNamed: z.boolean().optional(),
-    clusterName: objectName(),
-    instanceType: instanceType(),
-    count: intInRange(POOL_COUNT.min, POOL_COUNT.max),
-    labels: userLabels().optional(),
-    timeouts: timeouts(),
-  })
-  .strict();
+/** `cmassh:NodePool`, every field written once. */
+export const nodePoolKind = defineKind({
+  type: "cmassh:NodePool",
+  description:
+    "A worker node pool of a cma-ssh cluster. A new `count` is a ScaleNodePool in place; a new instance type, labels, " +
+    "name or cluster replaces the pool. Every operation waits until the cluster is RUNNING again.",
+  hidden: { ...OWNERSHIP, ...AUTO_NAMED },
+  inputs: {
+    clusterName: required(objectNameValue(), { description: "The cluster the pool belongs to, usually `cluster.name`.", policy: replace }),
+    name: optional(objectNameValue(), {
+      computed: true,
+      description: "The pool name, a DNS-1123 label unique in its cluster.",
+      default: "the resource name plus a short hash, new for every replacement so that the new pool is added before the old one is deleted",
+      policy: replace,
+    }),
+    instanceType: required(instanceTypeValue(), { description: "Machine type.", policy: replace }),
+    count: required(v.int(POOL_COUNT.min, POOL_COUNT.max), {
+      description: "Number of machines.",
+      policy: inPlace("ScaleNodePool"),
+      names: { terraform: "node_count" },
+    }),
+    labels: optional(userLabelsValue(), { description: "Kubernetes labels for the machines.", default: "{}", policy: replace }),
+  },
+  outputs: {
+    clusterStatus: { type: { kind: "string" }, description: "The status of the pool's cluster when the last operation ended." },
+  },
+  timeouts: { create: "20m", update: "20m", delete: "20m" },
+  importId: { shape: "<cluster>/<pool>", example: "prod/workers" },
+});
+
+/** Validated inputs of a cma-ssh node pool. */
+export type NodePoolInputs = InputsOf<typeof nodePoolKind.inputs, typeof nodePoolKind.hidden>;
+
+export const nodePoolSchema = nodePoolKind.schema;
 
 /** How each input is changed: only the count changes in place (ScaleNodePool). */
-export const nodePoolPolicies: PolicyTable = {
-  ...COMMON_IGNORED,
-  autoNamed: { kind: "ignore" },
-  clusterName: { kind: "replace" },
-  name: { kind: "replace" },
-  instanceType: { kind: "replace" },
-  labels: { kind: "replace" },
-  count: { kind: "update", operation: "ScaleNodePool" },
-};
+export const nodePoolPolicies = nodePoolKind.policies;
 
 /**
  * Inputs that force replacement, and so seed derived names. Taken exactly as the planner compares
@@ -52,4 +52,4 @@ export function nodePoolReplaceFields(inputs: Record<string, unknown>): unknown[
 }
 
 /** Default timeouts of pool operations. */
-export const NODE_POOL_TIMEOUTS: Required<Timeouts> = { create: "20m", update: "20m", delete: "20m" };
+export const NODE_POOL_TIMEOUTS = nodePoolKind.timeouts;

@@ -1,23 +1,7 @@
 import { z } from "zod";
-import { COMMON_IGNORED, type PolicyTable } from "../../../core/planner";
-import { describeValue, intInRange, isUnknown, orUnknown } from "../../../core/validation";
-import { timeouts, type Timeouts } from "../../fields";
-
-/** Validated inputs of a CycleCloud node pool. */
-export interface NodePoolInputs {
-  owner: string;
-  resourceName: string;
-  clusterName: string;
-  nodearray: string;
-  count?: number;
-  coreCount?: number;
-  machineType?: string;
-  nameFormat?: string;
-  nameOffset?: number;
-  nodeAttributes?: Record<string, unknown>;
-  placementGroupId?: string;
-  timeouts?: Timeouts;
-}
+import { describeValue, isUnknown, orUnknown } from "../../../core/validation";
+import { defineKind, type InputsOf, OWNERSHIP } from "../../../definition/kind";
+import { inPlace, optional, replace, required, type Value, v } from "../../../definition/values";
 
 /** Bounds of `count` and `coreCount`. */
 export const POOL_LIMITS = { maxCount: 1000, maxCoreCount: 100_000, maxNameOffset: 1_000_000 } as const;
@@ -80,7 +64,7 @@ const nodeAttributes = () =>
         ctx.addIssue({ code: "custom", message, path: [key], params: { mapKey: true }, input: key });
       }
     }),
-  ).optional();
+  );
 
 /** The inputs' pool size: `count` nodes or `coreCount` cores, exactly one. */
 function exactlyOneSize(inputs: { count?: unknown; coreCount?: unknown }, ctx: z.RefinementCtx): void {
@@ -95,41 +79,85 @@ function exactlyOneSize(inputs: { count?: unknown; coreCount?: unknown }, ctx: z
   ctx.addIssue({ code: "custom", message, path: ["count"], input: inputs.count });
 }
 
-export const nodePoolSchema: z.ZodType<NodePoolInputs, unknown> = z
-  .object({
-    owner: z.string().min(1),
-    resourceName: z.string().min(1),
-    clusterName: ccName(),
-    nodearray: ccName(),
-    count: intInRange(0, POOL_LIMITS.maxCount).optional(),
-    coreCount: intInRange(0, POOL_LIMITS.maxCoreCount).optional(),
-    machineType: matching(MACHINE_TYPE, 'must be an Azure VM size such as "Standard_F2s_v2": a letter, then up to 63 letters, digits or \'_\'').optional(),
-    nameFormat: nameFormat().optional(),
-    nameOffset: intInRange(0, POOL_LIMITS.maxNameOffset).optional(),
-    nodeAttributes: nodeAttributes(),
-    placementGroupId: ccName().optional(),
-    timeouts: timeouts(),
-  })
-  .strict()
-  .superRefine(exactlyOneSize) as z.ZodType<NodePoolInputs, unknown>;
+const text = (validate: z.ZodType<string, unknown>): Value<string> => ({ type: { kind: "string" }, validate });
+const SIZE = inPlace("CreateNodes/RemoveNodes");
+
+/** `cyclecloud:NodePool`, every field written once. Give exactly one of `count` and `coreCount`. */
+export const nodePoolKind = defineKind({
+  type: "cyclecloud:NodePool",
+  description:
+    "A set of nodes of one CycleCloud nodearray, sized by `count` or `coreCount` (give exactly one). Create asks once " +
+    "(nodes/create with a request id derived from the resource) and waits until every node is Ready; a new size adds the " +
+    "difference or removes exactly the surplus; delete removes every node and waits until they are gone. A node failed or " +
+    "preempted outside Pulumi shows after `pulumi refresh` as a lower `readyCount` and `count`, and the next `up` replaces it.",
+  hidden: { ...OWNERSHIP },
+  inputs: {
+    clusterName: required(text(ccName()), {
+      description: "The CycleCloud cluster (defined in CycleCloud; Clusterform does not create clusters).",
+      policy: replace,
+    }),
+    nodearray: required(text(ccName()), { description: "The nodearray of the cluster the nodes come from.", policy: replace }),
+    machineType: optional(
+      text(matching(MACHINE_TYPE, 'must be an Azure VM size such as "Standard_F2s_v2": a letter, then up to 63 letters, digits or \'_\'')),
+      { description: 'The VM size (the nodearray\'s bucket), e.g. `"Standard_F2s_v2"`.', default: "the nodearray's first bucket", policy: replace },
+    ),
+    nameFormat: optional(text(nameFormat()), {
+      description: 'Node names with one `%d` for the index, e.g. `"compute-%d"`.',
+      default: '"<nodearray>-%d" (CycleCloud\'s)',
+      policy: replace,
+    }),
+    nameOffset: optional(v.int(0, POOL_LIMITS.maxNameOffset), {
+      description: "The first index tried in `nameFormat`.",
+      default: "1",
+      policy: replace,
+    }),
+    nodeAttributes: optional(v.custom({ kind: "map", of: { kind: "json" } }, nodeAttributes()), {
+      description:
+        "Node-record attributes the nodes start with, e.g. `{ KeepAlive: true }`. Attributes CycleCloud sets itself (Name, " +
+        "State, MachineType, ...) are refused.",
+      default: "{}",
+      policy: replace,
+    }),
+    placementGroupId: optional(text(ccName()), { description: "The placement group the nodes join.", default: "none", policy: replace }),
+    count: optional(v.int(0, POOL_LIMITS.maxCount), {
+      description:
+        "How many nodes. Raising it adds the difference (nodes/create); lowering it removes exactly the surplus, nodes not " +
+        "Ready first, then the newest (nodes/remove).",
+      default: "none: give `count` or `coreCount`",
+      policy: SIZE,
+      names: { terraform: "node_count" },
+    }),
+    coreCount: optional(v.int(0, POOL_LIMITS.maxCoreCount), {
+      description: "How many cores: the pool holds enough nodes of the bucket's VM size to give at least this many vCPUs. Changes like `count`.",
+      default: "none: give `count` or `coreCount`",
+      policy: SIZE,
+    }),
+  },
+  refine: exactlyOneSize,
+  outputs: {
+    nodeIds: { type: { kind: "list", of: { kind: "string" } }, description: "The pool's nodes' ids, oldest first." },
+    nodeNames: { type: { kind: "list", of: { kind: "string" } }, description: "The pool's nodes' names, oldest first." },
+    readyCount: { type: { kind: "integer" }, description: "How many of the pool's nodes were Ready when last seen." },
+    lastOperationId: {
+      type: { kind: "string" },
+      description: "The id of the last CycleCloud operation (or, after adopting an interrupted run's request, its request id).",
+    },
+    coresPerNode: { type: { kind: "integer" }, description: "vCPUs per node of the pool's VM size." },
+  },
+  timeouts: { create: "20m", update: "20m", delete: "20m" },
+});
+
+/** Validated inputs of a CycleCloud node pool. */
+export type NodePoolInputs = InputsOf<typeof nodePoolKind.inputs, typeof nodePoolKind.hidden>;
+
+export const nodePoolSchema = nodePoolKind.schema;
 
 /**
  * How each input is changed: the size in place (nodes/create of the difference, or nodes/remove of
  * the surplus); everything that shapes a node replaces the pool, since CycleCloud cannot change a
  * node's array, size, name or attributes once it exists.
  */
-export const nodePoolPolicies: PolicyTable = {
-  ...COMMON_IGNORED,
-  clusterName: { kind: "replace" },
-  nodearray: { kind: "replace" },
-  machineType: { kind: "replace" },
-  nameFormat: { kind: "replace" },
-  nameOffset: { kind: "replace" },
-  nodeAttributes: { kind: "replace" },
-  placementGroupId: { kind: "replace" },
-  count: { kind: "update", operation: "CreateNodes/RemoveNodes" },
-  coreCount: { kind: "update", operation: "CreateNodes/RemoveNodes" },
-};
+export const nodePoolPolicies = nodePoolKind.policies;
 
 /** The inputs that force replacement, in table order: they seed the pool's request ids. */
 export function nodePoolReplaceFields(inputs: Record<string, unknown>): unknown[] {
@@ -144,4 +172,4 @@ export function hasUnknownIdentity(inputs: Record<string, unknown>): boolean {
 }
 
 /** Default timeouts of pool operations. */
-export const NODE_POOL_TIMEOUTS: Required<Timeouts> = { create: "20m", update: "20m", delete: "20m" };
+export const NODE_POOL_TIMEOUTS = nodePoolKind.timeouts;

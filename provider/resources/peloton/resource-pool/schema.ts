@@ -1,40 +1,13 @@
 import { z } from "zod";
-import { COMMON_IGNORED, type PolicyTable } from "../../../core/planner";
 import { deriveName } from "../../../core/naming";
-import { describeValue, isUnknown, oneOf, orUnknown, UNKNOWN } from "../../../core/validation";
-import { timeouts, type Timeouts } from "../../fields";
+import { describeValue, isUnknown, orUnknown, UNKNOWN } from "../../../core/validation";
+import { defineKind, type InputsOf, OWNERSHIP } from "../../../definition/kind";
+import { inPlace, optional, replace, required, type Value, v } from "../../../definition/values";
 import { deterministicUuid } from "../common";
 import { nonNegative, percent, stringList, text } from "../schema-blocks";
 
 /** Resource kinds a Peloton pool limits. */
 export const RESOURCE_KINDS = ["cpu", "memory", "disk", "gpu"] as const;
-
-/** One resource of a pool, as validated. */
-export interface PoolResource {
-  kind: (typeof RESOURCE_KINDS)[number];
-  reservation: number;
-  limit: number;
-  share?: number;
-  type?: "ELASTIC" | "STATIC";
-}
-
-/** Validated inputs of a resource pool. */
-export interface ResourcePoolInputs {
-  owner: string;
-  resourceName: string;
-  name?: string;
-  parent?: string;
-  resources?: PoolResource[];
-  policy?: "PRIORITY_FIFO";
-  controllerLimit?: { maxPercent: number };
-  slackLimit?: { maxPercent: number };
-  owningTeam?: string;
-  ldapGroups?: string[];
-  description?: string;
-  /** Derived: the pool id, a UUID from the owner and the parent. */
-  respoolId?: string;
-  timeouts?: Timeouts;
-}
 
 /** A pool name: Peloton forbids `/` (it separates path segments). */
 const poolName = () =>
@@ -60,23 +33,30 @@ const parentRef = () =>
     }),
   );
 
-const resource = z
-  .object({
-    kind: oneOf(RESOURCE_KINDS),
-    reservation: nonNegative(),
-    limit: nonNegative(),
-    share: nonNegative().optional(),
-    type: oneOf(["ELASTIC", "STATIC"]).optional(),
-  })
-  .strict()
-  .superRefine((r, ctx) => {
+const resource = v.object(
+  "Resource",
+  "One resource kind a pool reserves and limits.",
+  {
+    kind: required(v.oneOf(RESOURCE_KINDS), { description: '`"cpu"`, `"memory"` (MB), `"disk"` (MB) or `"gpu"`; each kind at most once.' }),
+    reservation: required(v.custom({ kind: "number" }, nonNegative()), { description: "Guaranteed amount, >= 0." }),
+    limit: required(v.custom({ kind: "number" }, nonNegative()), {
+      description: "Most the pool's pods may use together, >= `reservation`. Pods beyond it stay PENDING.",
+    }),
+    share: optional(v.custom({ kind: "number" }, nonNegative()), { description: "Weight when sharing spare capacity with sibling pools.", default: "1" }),
+    type: optional(v.oneOf(["ELASTIC", "STATIC"]), { description: '`"ELASTIC"` (lends unused reservation) or `"STATIC"`.', default: '"ELASTIC"' }),
+  },
+  (r, ctx) => {
     if (typeof r.limit === "number" && typeof r.reservation === "number" && r.limit < r.reservation) {
       ctx.addIssue({ code: "custom", path: ["limit"], message: `must be at least the reservation ${r.reservation}, got ${r.limit}`, input: r.limit });
     }
-  });
+  },
+);
+
+/** One resource of a pool, as validated. */
+export type PoolResource = typeof resource extends Value<infer T> ? T : never;
 
 const resources = orUnknown(
-  z.array(orUnknown(resource)).superRefine((list, ctx) => {
+  z.array(resource.validate).superRefine((list, ctx) => {
     const seen = new Set<string>();
     list.forEach((r, i) => {
       if (isUnknown(r) || isUnknown(r.kind)) return;
@@ -88,40 +68,88 @@ const resources = orUnknown(
   }),
 );
 
-const limit = () => orUnknown(z.object({ maxPercent: percent() }).strict());
+const limit = (what: string) =>
+  v.object(`${what}Limit`, `Most of the pool ${what === "Controller" ? "controllers" : "revocable (slack) pods"} may use.`, {
+    maxPercent: required(v.custom({ kind: "number" }, percent()), { description: "The limit in percent, 0 to 100." }),
+  });
 
-export const resourcePoolSchema: z.ZodType<ResourcePoolInputs, unknown> = z
-  .object({
-    owner: z.string().min(1),
-    resourceName: z.string().min(1),
-    name: poolName().optional(),
-    parent: parentRef().optional(),
-    resources: resources.optional(),
-    policy: oneOf(["PRIORITY_FIFO"]).optional(),
-    controllerLimit: limit().optional(),
-    slackLimit: limit().optional(),
-    owningTeam: text().optional(),
-    ldapGroups: stringList().optional(),
-    description: text().optional(),
-    respoolId: z.string().optional(),
-    timeouts: timeouts(),
-  })
-  .strict();
+const UPDATE = inPlace("UpdateResourcePool");
+
+/** `peloton:ResourcePool`, every field written once. Every field but `parent` changes in place with one UpdateResourcePool. */
+export const resourcePoolKind = defineKind({
+  type: "peloton:ResourcePool",
+  description:
+    "A Peloton resource pool (v1alpha ResourcePoolService). Its id is derived from the stack, the resource and the parent, " +
+    "so an interrupted create is adopted. Every field but `parent` changes in place with one UpdateResourcePool. Deleting a " +
+    "pool that still has child pools or jobs fails and names them.",
+  hidden: {
+    ...OWNERSHIP,
+    respoolId: optional(v.custom({ kind: "string" }, z.string()), { description: "Derived: the pool id, a UUID from the owner and the parent." }),
+  },
+  inputs: {
+    parent: optional(v.custom({ kind: "string" }, parentRef()), {
+      computed: true,
+      description: 'The parent: `"root"`, a pool id (e.g. another pool\'s `respoolId`) or an absolute path such as `"/infrastructure"`.',
+      default: '"root"',
+      policy: replace,
+    }),
+    name: optional(v.custom({ kind: "string" }, poolName()), {
+      computed: true,
+      description: "The pool's name, unique among its siblings, without `/`.",
+      default: "the resource name plus a short hash",
+      policy: UPDATE,
+    }),
+    resources: optional(v.custom({ kind: "list", of: resource.type }, resources), {
+      description: "Reservations and limits per resource kind.",
+      default: "[] (no limits)",
+      policy: UPDATE,
+    }),
+    policy: optional(v.oneOf(["PRIORITY_FIFO"]), {
+      description: 'Scheduling policy; Peloton knows only `"PRIORITY_FIFO"`.',
+      default: '"PRIORITY_FIFO"',
+      policy: UPDATE,
+    }),
+    controllerLimit: optional(limit("Controller"), { description: "Most of the pool controllers may use, in percent.", default: "no limit", policy: UPDATE }),
+    slackLimit: optional(limit("Slack"), { description: "Most of the pool revocable (slack) pods may use, in percent.", default: "no limit", policy: UPDATE }),
+    owningTeam: optional(v.custom({ kind: "string" }, text()), { description: "The team owning the pool.", default: '""', policy: UPDATE }),
+    ldapGroups: optional(v.custom({ kind: "list", of: { kind: "string" } }, stringList()), {
+      description: "LDAP groups allowed to use the pool.",
+      default: "[]",
+      policy: UPDATE,
+    }),
+    description: optional(v.custom({ kind: "string" }, text()), { description: "Free text.", default: '""', policy: UPDATE }),
+  },
+  outputs: {
+    respoolId: { type: { kind: "string" }, description: "The pool id (a UUID): give it to `StatelessJob.respoolId` or as another pool's `parent`." },
+    path: { type: { kind: "string" }, description: "The absolute path, e.g. `/infrastructure/compute`." },
+    parentId: { type: { kind: "string" }, description: "The parent's id." },
+    usages: {
+      type: {
+        kind: "list",
+        of: {
+          kind: "object",
+          name: "ResourceUsage",
+          description: "What the pool's pods use of one resource kind.",
+          fields: {
+            kind: required(v.string(), { description: "The resource kind." }),
+            allocation: required(v.custom({ kind: "number" }, z.number()), { description: "Allocated amount." }),
+            slack: required(v.custom({ kind: "number" }, z.number()), { description: "Slack (revocable) amount." }),
+          },
+        },
+      },
+      description: "What the pool's pods use per kind, as last read.",
+    },
+  },
+  timeouts: { create: "5m", update: "5m", delete: "10m" },
+});
+
+/** Validated inputs of a resource pool. */
+export type ResourcePoolInputs = InputsOf<typeof resourcePoolKind.inputs, typeof resourcePoolKind.hidden>;
+
+export const resourcePoolSchema = resourcePoolKind.schema;
 
 /** Everything but the parent is one UpdateResourcePool; a new parent replaces the pool. */
-export const resourcePoolPolicies: PolicyTable = {
-  ...COMMON_IGNORED,
-  respoolId: { kind: "ignore" },
-  parent: { kind: "replace" },
-  name: { kind: "update", operation: "UpdateResourcePool" },
-  resources: { kind: "update", operation: "UpdateResourcePool" },
-  policy: { kind: "update", operation: "UpdateResourcePool" },
-  controllerLimit: { kind: "update", operation: "UpdateResourcePool" },
-  slackLimit: { kind: "update", operation: "UpdateResourcePool" },
-  owningTeam: { kind: "update", operation: "UpdateResourcePool" },
-  ldapGroups: { kind: "update", operation: "UpdateResourcePool" },
-  description: { kind: "update", operation: "UpdateResourcePool" },
-};
+export const resourcePoolPolicies = resourcePoolKind.policies;
 
 /** The parent a pool without `parent` gets. */
 export const ROOT = "root";
@@ -140,4 +168,4 @@ export function completeResourcePool<T extends ResourcePoolInputs>(olds: Record<
 }
 
 /** Pools are quick to create; the defaults leave room for a busy resource manager. */
-export const POOL_TIMEOUTS: Required<Timeouts> = { create: "5m", update: "5m", delete: "10m" };
+export const POOL_TIMEOUTS = resourcePoolKind.timeouts;

@@ -1,71 +1,43 @@
 import { z } from "zod";
-import { COMMON_IGNORED, type PolicyTable } from "../../../core/planner";
 import { deriveName } from "../../../core/naming";
-import { describeValue, intInRange, isUnknown, oneOf, orUnknown, UNKNOWN } from "../../../core/validation";
-import { timeouts, type Timeouts } from "../../fields";
+import { describeValue, isUnknown, orUnknown, UNKNOWN } from "../../../core/validation";
+import { defineKind, type InputsOf, OWNERSHIP } from "../../../definition/kind";
+import { ignored, inPlace, optional, replace, required, type Value, v } from "../../../definition/values";
 import { deterministicUuid } from "../common";
 import { count, flag, nonEmpty, stringMap, text } from "../schema-blocks";
-import { type PodInputs, podSchema } from "./pod-schema";
+import { podSchema, podSpec } from "./pod-schema";
 
 /** The largest job Clusterform accepts. */
 export const MAX_INSTANCES = 10_000;
 
+const flagValue = (): Value<boolean> => ({ type: { kind: "boolean" }, validate: flag() });
+const textValue = (): Value<string> => ({ type: { kind: "string" }, validate: text() });
+const countValue = (max?: number): Value<number> => ({ type: { kind: "integer", min: 0, max }, validate: count(max) });
+
+const updatePolicy = v.object("UpdatePolicy", "How a configuration change (ReplaceJob) or a restart rolls through the instances.", {
+  batchSize: optional(v.int(1, MAX_INSTANCES), { description: "Instances updated at once, at most `sla.maximumUnavailableInstances`.", default: "1" }),
+  maxInstanceRetries: optional(countValue(1_000), {
+    description: "Times one instance is retried before it counts as failed; 0 retries forever (Peloton's meaning).",
+    default: "3",
+  }),
+  maxTolerableInstanceFailures: optional(countValue(MAX_INSTANCES), {
+    description: "Failed instances tolerated; one more fails (or rolls back) the update; 0 tolerates any number (Peloton's meaning).",
+    default: "1",
+  }),
+  rollbackOnFailure: optional(flagValue(), { description: "Roll back to the previous configuration when the update fails.", default: "true" }),
+  inPlace: optional(flagValue(), { description: "Prefer the hosts the instances ran on.", default: "false" }),
+  startPaused: optional(flagValue(), { description: "Start the update paused; `pulumi up` then waits until someone resumes it.", default: "false" }),
+});
+
+const sla = v.object("Sla", "Priority, preemption and how many instances may be down at once.", {
+  priority: optional(countValue(), { description: "Scheduling priority.", default: "0" }),
+  preemptible: optional(flagValue(), { description: "May be preempted.", default: "false" }),
+  revocable: optional(flagValue(), { description: "Runs on revocable resources.", default: "false" }),
+  maximumUnavailableInstances: optional(v.int(1, MAX_INSTANCES), { description: "Most instances down at once.", default: "none" }),
+});
+
 /** How a configuration change rolls out, as validated. */
-export interface UpdatePolicyInputs {
-  batchSize?: number;
-  maxInstanceRetries?: number;
-  maxTolerableInstanceFailures?: number;
-  rollbackOnFailure?: boolean;
-  inPlace?: boolean;
-  startPaused?: boolean;
-}
-
-/** Validated inputs of a stateless job. */
-export interface StatelessJobInputs {
-  owner: string;
-  resourceName: string;
-  name?: string;
-  respoolId: string;
-  instanceCount: number;
-  defaultSpec: PodInputs;
-  instanceSpec?: Record<string, PodInputs>;
-  sla?: { priority?: number; preemptible?: boolean; revocable?: boolean; maximumUnavailableInstances?: number };
-  labels?: Record<string, string>;
-  /** The job's `owner` field (the SDK's `owner` argument; `owner` itself is the ownership marker). */
-  jobOwner?: string;
-  owningTeam?: string;
-  description?: string;
-  updatePolicy?: UpdatePolicyInputs;
-  desiredState?: "RUNNING" | "KILLED";
-  restartNonce?: string;
-  /** Derived: the job id, a UUID of the owner and the pool. */
-  jobId?: string;
-  timeouts?: Timeouts;
-}
-
-const updatePolicy = orUnknown(
-  z
-    .object({
-      batchSize: intInRange(1, MAX_INSTANCES).optional(),
-      maxInstanceRetries: count(1_000).optional(),
-      maxTolerableInstanceFailures: count(MAX_INSTANCES).optional(),
-      rollbackOnFailure: flag().optional(),
-      inPlace: flag().optional(),
-      startPaused: flag().optional(),
-    })
-    .strict(),
-);
-
-const sla = orUnknown(
-  z
-    .object({
-      priority: count().optional(),
-      preemptible: flag().optional(),
-      revocable: flag().optional(),
-      maximumUnavailableInstances: intInRange(1, MAX_INSTANCES).optional(),
-    })
-    .strict(),
-);
+export type UpdatePolicyInputs = typeof updatePolicy extends Value<infer T> ? T : never;
 
 /** Instance overrides: keys are instance ids below `instanceCount`. */
 const instanceSpec = orUnknown(
@@ -86,30 +58,61 @@ const restartNonce = orUnknown(
   }),
 );
 
-const known = (v: unknown): v is number => typeof v === "number" && !isUnknown(v);
+const known = (value: unknown): value is number => typeof value === "number" && !isUnknown(value);
 
-export const statelessJobSchema: z.ZodType<StatelessJobInputs, unknown> = z
-  .object({
-    owner: z.string().min(1),
-    resourceName: z.string().min(1),
-    name: nonEmpty().optional(),
-    respoolId: nonEmpty(),
-    instanceCount: intInRange(1, MAX_INSTANCES),
-    defaultSpec: podSchema,
-    instanceSpec: instanceSpec.optional(),
-    sla: sla.optional(),
-    labels: stringMap().optional(),
-    jobOwner: text().optional(),
-    owningTeam: text().optional(),
-    description: text().optional(),
-    updatePolicy: updatePolicy.optional(),
-    desiredState: oneOf(["RUNNING", "KILLED"]).optional(),
-    restartNonce: restartNonce.optional(),
-    jobId: z.string().optional(),
-    timeouts: timeouts(),
-  })
-  .strict()
-  .superRefine((job, ctx) => {
+const REPLACE_JOB = inPlace("ReplaceJob");
+
+/** `peloton:StatelessJob`, every field written once. */
+export const statelessJobKind = defineKind({
+  type: "peloton:StatelessJob",
+  description:
+    "A Peloton stateless job (v1alpha JobService). Any configuration change is exactly one ReplaceJob that rolls through the " +
+    "instances in batches of `updatePolicy.batchSize`, and `pulumi up` waits for that workflow; a failed or rolled back " +
+    "rollout fails the `up` and leaves the change pending.",
+  hidden: {
+    ...OWNERSHIP,
+    jobId: optional(v.custom({ kind: "string" }, z.string()), { description: "Derived: the job id, a UUID of the owner and the pool." }),
+  },
+  inputs: {
+    respoolId: required(v.custom({ kind: "string" }, nonEmpty()), { description: "The pool the job runs in, e.g. `pool.respoolId`.", policy: replace }),
+    name: optional(v.custom({ kind: "string" }, nonEmpty()), { computed: true, description: "Job name.", default: "the resource name plus a short hash", policy: REPLACE_JOB }),
+    instanceCount: required(v.int(1, MAX_INSTANCES), { description: "Number of instances.", policy: REPLACE_JOB }),
+    defaultSpec: required(podSpec, {
+      description: "The pod every instance runs unless `instanceSpec` overrides it. A change rolls through the instances.",
+      policy: REPLACE_JOB,
+    }),
+    instanceSpec: optional(v.custom({ kind: "map", of: podSpec.type }, instanceSpec), {
+      description: "Per-instance pods, keyed by instance id below `instanceCount`.",
+      default: "{}",
+      policy: REPLACE_JOB,
+    }),
+    sla: optional(sla, { description: "Priority, preemption and how many instances may be down at once.", default: "{}", policy: REPLACE_JOB }),
+    labels: optional(v.custom({ kind: "map", of: { kind: "string" } }, stringMap()), { description: "Job labels.", default: "{}", policy: REPLACE_JOB }),
+    jobOwner: optional(textValue(), {
+      description: "The job's owner (a user or service name).",
+      default: '""',
+      policy: REPLACE_JOB,
+      names: { pulumi: "owner", terraform: "job_owner" },
+    }),
+    owningTeam: optional(textValue(), { description: "The owning team.", default: '""', policy: REPLACE_JOB }),
+    description: optional(textValue(), { description: "Free text.", default: '""', policy: REPLACE_JOB }),
+    desiredState: optional(v.oneOf(["RUNNING", "KILLED"]), {
+      description: '`"RUNNING"` or `"KILLED"`: StartJob or StopJob.',
+      default: '"RUNNING"',
+      policy: inPlace("StopJob/StartJob"),
+    }),
+    restartNonce: optional(v.custom({ kind: "stringOrNumber" }, restartNonce), {
+      description: "Any new value restarts every instance in batches.",
+      default: "none",
+      policy: inPlace("RestartJob"),
+    }),
+    updatePolicy: optional(updatePolicy, {
+      description: "How changes roll out; changing it alone changes nothing on the platform.",
+      default: "see the UpdatePolicy type",
+      policy: ignored,
+    }),
+  },
+  refine: (job, ctx) => {
     if (known(job.instanceCount) && job.instanceSpec && !isUnknown(job.instanceSpec)) {
       for (const key of Object.keys(job.instanceSpec)) {
         if (/^\d+$/.test(key) && Number(key) >= job.instanceCount) {
@@ -133,32 +136,43 @@ export const statelessJobSchema: z.ZodType<StatelessJobInputs, unknown> = z
         input: batch,
       });
     }
-  });
+  },
+  outputs: {
+    jobId: { type: { kind: "string" }, description: "The job id, a UUID derived from the stack, the resource and the pool." },
+    version: { type: { kind: "string" }, description: "The entity version `<config>-<desiredState>-<workflow>` after the last operation." },
+    state: { type: { kind: "string" }, description: "The job state: RUNNING, KILLED, PENDING..." },
+    podStats: { type: { kind: "map", of: { kind: "integer" } }, description: "Pods by state, e.g. `{ RUNNING: 10 }`." },
+    workflow: {
+      type: {
+        kind: "object",
+        name: "Workflow",
+        description: "The job's last workflow.",
+        fields: {
+          type: required(v.string(), { description: "UPDATE, RESTART, ..." }),
+          state: required(v.string(), { description: "The workflow's state." }),
+          instancesCompleted: required(v.int(0, MAX_INSTANCES), { description: "Instances done." }),
+          instancesRemaining: required(v.int(0, MAX_INSTANCES), { description: "Instances left." }),
+          instancesFailed: required(v.int(0, MAX_INSTANCES), { description: "Instances failed." }),
+        },
+      },
+      description: "The last workflow (update or restart): type, state and counts.",
+      optional: true,
+    },
+  },
+  timeouts: { create: "30m", update: "1h", delete: "30m" },
+});
 
-const REPLACE_JOB = { kind: "update", operation: "ReplaceJob" } as const;
+/** Validated inputs of a stateless job. */
+export type StatelessJobInputs = InputsOf<typeof statelessJobKind.inputs, typeof statelessJobKind.hidden>;
+
+export const statelessJobSchema = statelessJobKind.schema;
 
 /**
  * Every field of the job's configuration is one ReplaceJob; the pool replaces the job (Peloton
  * refuses to move a job); `desiredState` is StopJob or StartJob; `restartNonce` a RestartJob; the
  * update policy only shapes the next rollout.
  */
-export const statelessJobPolicies: PolicyTable = {
-  ...COMMON_IGNORED,
-  jobId: { kind: "ignore" },
-  updatePolicy: { kind: "ignore" },
-  respoolId: { kind: "replace" },
-  name: REPLACE_JOB,
-  instanceCount: REPLACE_JOB,
-  defaultSpec: REPLACE_JOB,
-  instanceSpec: REPLACE_JOB,
-  sla: REPLACE_JOB,
-  labels: REPLACE_JOB,
-  jobOwner: REPLACE_JOB,
-  owningTeam: REPLACE_JOB,
-  description: REPLACE_JOB,
-  desiredState: { kind: "update", operation: "StopJob/StartJob" },
-  restartNonce: { kind: "update", operation: "RestartJob" },
-};
+export const statelessJobPolicies = statelessJobKind.policies;
 
 /**
  * Fills the derived name and the job id: a UUID of the owner and the pool, so an interrupted create
@@ -172,4 +186,4 @@ export function completeStatelessJob<T extends StatelessJobInputs>(olds: Record<
 }
 
 /** Defaults: a rolling update of a large job takes long on real clusters. */
-export const JOB_TIMEOUTS: Required<Timeouts> = { create: "30m", update: "1h", delete: "30m" };
+export const JOB_TIMEOUTS = statelessJobKind.timeouts;

@@ -183,7 +183,8 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
     const done = new Map<string, boolean>();
     try {
       if (adopted) await waitCreated(run, id);
-      const wanted = inputs.policies ?? [];
+      // `complete` filled in every `enabled`.
+      const wanted = (inputs.policies ?? []) as PolicyBinding[];
       const current = adopted ? liveBindings(await client.listClusterPolicies(id, undefined, { deadline: run.deadline }), wanted) : [];
       for (const b of current) done.set(b.policy, b.enabled);
       await applyPolicies(run, id, planPolicies(current, wanted), done);
@@ -223,7 +224,7 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
         applied = { ...applied, ...pick(news, RESIZED) };
       }
       if (operations.has("ClusterPolicies")) {
-        await applyPolicies(run, id, planPolicies(asBindings(done), news.policies ?? []), done);
+        await applyPolicies(run, id, planPolicies(asBindings(done), (news.policies ?? []) as PolicyBinding[]), done);
       }
       return await settle(ctx, client, id, run.deadline);
     } catch (err) {

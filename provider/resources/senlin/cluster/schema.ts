@@ -1,34 +1,8 @@
 import { z } from "zod";
-import { COMMON_IGNORED, type PolicyTable } from "../../../core/planner";
 import { OWNER_LABEL_KEY } from "../../../core/naming";
-import { describeValue, intInRange, isUnknown, orUnknown, UNKNOWN } from "../../../core/validation";
-import { timeouts, type Timeouts } from "../../fields";
-
-/** One policy the cluster should have attached. */
-export interface PolicyBinding {
-  /** The policy's name, short id or UUID. */
-  policy: string;
-  /** @default true */
-  enabled: boolean;
-}
-
-/** Validated inputs of a Senlin cluster. */
-export interface ClusterInputs {
-  name?: string;
-  autoNamed?: boolean;
-  owner: string;
-  resourceName: string;
-  profile: string;
-  minSize: number;
-  maxSize: number;
-  desiredCapacity?: number;
-  timeout?: number;
-  metadata?: Record<string, unknown>;
-  config?: Record<string, unknown>;
-  policies?: PolicyBinding[];
-  profileOnly?: boolean;
-  timeouts?: Timeouts;
-}
+import { describeValue, isUnknown, orUnknown, UNKNOWN } from "../../../core/validation";
+import { AUTO_NAMED, defineKind, type InputsOf, OWNERSHIP } from "../../../definition/kind";
+import { defaulted, ignored, inPlace, optional, required, type Value, v } from "../../../definition/values";
 
 /** Senlin's `max_nodes_per_cluster` default: no size or bound above it is accepted. */
 export const MAX_NODES = 1000;
@@ -49,6 +23,7 @@ function checked<T>(accept: (v: unknown) => boolean, rule: string): z.ZodType<T,
 }
 
 const isString = (v: unknown): v is string => typeof v === "string";
+const nonEmpty = (rule: string) => checked<string>((v) => isString(v) && v.trim() !== "", rule);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** A cluster name as Senlin's API accepts it. */
@@ -70,18 +45,19 @@ const userMetadata = () =>
     }
   });
 
-const policyBinding = orUnknown(
-  z
-    .object({
-      policy: checked<string>((v) => isString(v) && v.trim() !== "", "must be a policy name, short id or UUID (a non-empty string)"),
-      enabled: orUnknown(z.boolean()).optional(),
-    })
-    .strict(),
-);
+const policyBinding = v.object("PolicyBinding", "A policy attached to the cluster.", {
+  policy: required(v.custom({ kind: "string" }, nonEmpty("must be a policy name, short id or UUID (a non-empty string)")), {
+    description: "The policy's name, short id or UUID.",
+  }),
+  enabled: optional(v.boolean(), { description: "Whether the policy is enforced. A change is one `policy_update` action.", default: "true", defaultValue: true }),
+});
+
+/** One policy the cluster should have attached, as `complete` leaves it (`enabled` filled in). */
+export type PolicyBinding = Required<typeof policyBinding extends Value<infer T> ? T : never>;
 
 /** The policy list: a set, each policy at most once. */
 const policyList = () =>
-  orUnknown(z.array(policyBinding)).superRefine((list, ctx) => {
+  orUnknown(z.array(policyBinding.validate)).superRefine((list, ctx) => {
     if (!Array.isArray(list)) return;
     const seen = new Map<string, number>();
     list.forEach((item, i) => {
@@ -93,29 +69,85 @@ const policyList = () =>
     });
   });
 
-const timeoutSeconds = () => intInRange(1, 2_147_483_647);
 
-export const clusterSchema: z.ZodType<ClusterInputs, unknown> = z
-  .object({
-    owner: z.string().min(1),
-    resourceName: z.string().min(1),
-    name: senlinName().optional(),
-    autoNamed: z.boolean().optional(),
-    profile: checked<string>((v) => isString(v) && v.trim() !== "", "must be a profile name, short id or UUID (a non-empty string)"),
-    minSize: intInRange(0, MAX_NODES).default(0),
-    maxSize: intInRange(-1, MAX_NODES).default(-1),
-    desiredCapacity: intInRange(0, MAX_NODES).optional(),
-    timeout: timeoutSeconds().optional(),
-    metadata: userMetadata().optional(),
-    config: jsonObject().optional(),
-    policies: policyList().optional(),
-    profileOnly: orUnknown(z.boolean()).optional(),
-    timeouts: timeouts(),
-  })
-  .strict()
-  .superRefine((inputs, ctx) => {
+const UPDATE = inPlace("UpdateCluster");
+const RESIZE = inPlace("ResizeCluster");
+
+/** `senlin:Cluster`, every field written once. Senlin changes every one of them in place. */
+export const clusterKind = defineKind({
+  type: "senlin:Cluster",
+  description:
+    "An OpenStack Senlin cluster: a set of identical nodes kept at a size. Create waits for the create action and attaches " +
+    "the policies; size and bounds change with one `resize`; name, profile, timeout, metadata and config with one PATCH; " +
+    "delete detaches the policies and waits until the cluster is gone. Credentials come from `OS_*`, `clouds.yaml` or the " +
+    "provider configuration.",
+  hidden: { ...OWNERSHIP, ...AUTO_NAMED },
+  inputs: {
+    name: optional(v.custom({ kind: "string" }, senlinName()), {
+      computed: true,
+      description:
+        "The cluster name: an ASCII letter, then letters, digits, `_`, `.` or `-` (at most 254). Senlin names need not be " +
+        "unique; Clusterform knows its clusters by a metadata marker.",
+      default: "the resource name plus a short hash, stable for this resource",
+      policy: UPDATE,
+    }),
+    profile: required(v.custom({ kind: "string" }, nonEmpty("must be a profile name, short id or UUID (a non-empty string)")), {
+      description: "The profile nodes are built from (name, short id or UUID). A change is Senlin's rolling update of the nodes.",
+      policy: UPDATE,
+    }),
+    timeout: optional(v.int(1, 2_147_483_647), {
+      description: "Default timeout of the cluster's actions, seconds.",
+      default: "the server's default_action_timeout (3600)",
+      policy: UPDATE,
+    }),
+    metadata: optional(v.custom({ kind: "map", of: { kind: "json" } }, userMetadata()), {
+      description: "Free-form metadata; the key `clusterform.dev/owner` is reserved.",
+      default: "{}",
+      policy: UPDATE,
+    }),
+    config: optional(v.custom({ kind: "map", of: { kind: "json" } }, jsonObject()), {
+      description: 'Cluster configuration, e.g. `{ "node.name.format": "web-$3I" }`.',
+      default: "{}",
+      policy: UPDATE,
+    }),
+    minSize: defaulted(v.int(0, MAX_NODES), { description: "Fewest nodes.", defaultValue: 0, policy: RESIZE }),
+    maxSize: defaulted(v.int(-1, MAX_NODES), { description: "Most nodes; -1 is unbounded.", defaultValue: -1, policy: RESIZE }),
+    desiredCapacity: optional(v.int(0, MAX_NODES), {
+      description: "Nodes wanted, between `minSize` and `maxSize` (EXACT_CAPACITY).",
+      default: "minSize",
+      policy: RESIZE,
+    }),
+    policies: optional(v.custom({ kind: "list", of: policyBinding.type }, policyList()), {
+      description: "Policies to attach, as a set (order does not matter): attach new, detach removed, update a changed `enabled`.",
+      default: "[]",
+      policy: inPlace("ClusterPolicies"),
+    }),
+    profileOnly: optional(v.boolean(), {
+      description:
+        "When the profile changes, change only the cluster's profile, not its existing nodes (`profile_only`, microversion " +
+        "1.6). Changing this alone does nothing.",
+      default: "false",
+      defaultValue: false,
+      // How a profile change is carried out, not a state of the cluster.
+      policy: ignored,
+    }),
+  },
+  refine: (inputs, ctx) => {
     for (const problem of sizeProblems(inputs)) ctx.addIssue({ code: "custom", path: [problem.field], message: problem.message });
-  }) as unknown as z.ZodType<ClusterInputs, unknown>;
+  },
+  outputs: {
+    status: { type: { kind: "string" }, description: "ACTIVE, WARNING, ERROR, ... as Senlin reports it." },
+    statusReason: { type: { kind: "string" }, description: "Senlin's explanation of the status." },
+    nodeIds: { type: { kind: "list", of: { kind: "string" } }, description: "UUIDs of the member nodes, sorted." },
+    profileName: { type: { kind: "string" }, description: "Name of the cluster's profile." },
+  },
+  timeouts: { create: "30m", update: "30m", delete: "30m" },
+});
+
+/** Validated inputs of a Senlin cluster. */
+export type ClusterInputs = InputsOf<typeof clusterKind.inputs, typeof clusterKind.hidden>;
+
+export const clusterSchema = clusterKind.schema;
 
 const known = (v: unknown): v is number => typeof v === "number";
 
@@ -141,24 +173,10 @@ export function sizeProblems(inputs: { minSize?: unknown; maxSize?: unknown; des
  * How each input is changed: Senlin changes everything in place. Name, metadata, timeout, config
  * and profile are one PATCH; the size fields one `resize` action; each policy its own action.
  */
-export const clusterPolicies: PolicyTable = {
-  ...COMMON_IGNORED,
-  autoNamed: { kind: "ignore" },
-  // How a profile change is carried out, not a state of the cluster.
-  profileOnly: { kind: "ignore" },
-  name: { kind: "update", operation: "UpdateCluster" },
-  profile: { kind: "update", operation: "UpdateCluster" },
-  timeout: { kind: "update", operation: "UpdateCluster" },
-  metadata: { kind: "update", operation: "UpdateCluster" },
-  config: { kind: "update", operation: "UpdateCluster" },
-  minSize: { kind: "update", operation: "ResizeCluster" },
-  maxSize: { kind: "update", operation: "ResizeCluster" },
-  desiredCapacity: { kind: "update", operation: "ResizeCluster" },
-  policies: { kind: "update", operation: "ClusterPolicies" },
-};
+export const clusterPolicies = clusterKind.policies;
 
 /** Default timeouts: Senlin creates servers, which takes minutes. */
-export const CLUSTER_TIMEOUTS: Required<Timeouts> = { create: "30m", update: "30m", delete: "30m" };
+export const CLUSTER_TIMEOUTS = clusterKind.timeouts;
 
 /** Senlin's `default_action_timeout`: what an unset `timeout` means. */
 export const DEFAULT_TIMEOUT_SECONDS = 3600;

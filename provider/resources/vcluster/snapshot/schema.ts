@@ -1,51 +1,68 @@
-import { z } from "zod";
-import { COMMON_IGNORED, type PolicyTable } from "../../../core/planner";
-import { dnsLabel, intInRange, orUnknown } from "../../../core/validation";
-import { identityFields, timeouts, type Timeouts } from "../../fields";
-import { userLabels } from "../fields";
+import { dnsLabel } from "../../../core/validation";
+import { AUTO_NAMED, defineKind, type InputsOf, OWNERSHIP } from "../../../definition/kind";
+import { optional, replace, required, type Value, v } from "../../../definition/values";
+import { userLabelsValue } from "../fields";
 
 /** The longest retention: one year. 0 keeps the snapshot until deleted. */
 export const RETENTION_HOURS = { min: 0, max: 8760 } as const;
 
+const dnsName = (): Value<string> => ({ type: { kind: "string" }, validate: dnsLabel({ maxLength: 63 }) });
+
+/** `vcluster:Snapshot`, every field written once. A snapshot is immutable: every change replaces it. */
+export const snapshotKind = defineKind({
+  type: "vcluster:Snapshot",
+  description:
+    "A snapshot of a vcluster (SnapshotVCluster). Create waits for READY; an expired snapshot reads as gone, so a refresh " +
+    "drops it and the next up takes a new one. Use its `snapshotId` as a VCluster's `restoreFrom`. A snapshot is immutable: " +
+    "changing any field replaces it.",
+  hidden: { ...OWNERSHIP, ...AUTO_NAMED },
+  inputs: {
+    name: optional(dnsName(), {
+      computed: true,
+      description: "The snapshot name, a DNS-1123 label.", default: "the resource name plus a short hash", policy: replace }),
+    vclusterName: required(dnsName(), { description: "The vcluster to snapshot; it must be RUNNING.", policy: replace }),
+    namespace: required(dnsName(), { description: "The vcluster's namespace; the snapshot lives there too.", policy: replace }),
+    description: optional(v.string(), { description: "Free text.", default: '""', policy: replace }),
+    retentionHours: optional(v.int(RETENTION_HOURS.min, RETENTION_HOURS.max), {
+      description: "Hours until the platform deletes the snapshot; 0 keeps it until deleted.",
+      default: "0",
+      defaultValue: 0,
+      policy: replace,
+    }),
+    labels: optional(userLabelsValue(), {
+      description: "Kubernetes labels; `clusterform.dev/owner`, `owner` and `project` are reserved.",
+      default: "{}",
+      policy: replace,
+    }),
+    includeWorkloads: optional(v.boolean(), {
+      description: "Include workloads, not only the control plane state.",
+      default: "false",
+      defaultValue: false,
+      policy: replace,
+    }),
+  },
+  outputs: {
+    snapshotId: { type: { kind: "string" }, description: "The platform's id, e.g. `snap-1700000000-3`: what `restoreFrom` takes." },
+    status: { type: { kind: "string" }, description: "READY after a successful up." },
+    vclusterId: { type: { kind: "string" }, description: "The snapshotted vcluster's id." },
+    sizeBytes: { type: { kind: "integer" }, description: "The snapshot's size in bytes." },
+    storageUri: { type: { kind: "string" }, description: "Where the platform stores the snapshot." },
+    expireTime: { type: { kind: "string" }, description: "ISO 8601; empty when kept until deleted." },
+  },
+  timeouts: { create: "20m", update: "20m", delete: "10m" },
+});
+
 /** Validated inputs of a snapshot. */
-export interface SnapshotInputs {
-  name?: string;
-  autoNamed?: boolean;
-  owner: string;
-  resourceName: string;
-  vclusterName: string;
-  namespace: string;
-  description?: string;
-  retentionHours?: number;
-  labels?: Record<string, string>;
-  includeWorkloads?: boolean;
-  timeouts?: Timeouts;
-}
+export type SnapshotInputs = InputsOf<typeof snapshotKind.inputs, typeof snapshotKind.hidden>;
 
 /** The snapshot schema. */
-export const snapshotSchema: z.ZodType<SnapshotInputs, unknown> = z
-  .object({
-    ...identityFields(dnsLabel({ maxLength: 63 })),
-    autoNamed: z.boolean().optional(),
-    vclusterName: dnsLabel({ maxLength: 63 }),
-    namespace: dnsLabel({ maxLength: 63 }),
-    description: orUnknown(z.string()).optional(),
-    retentionHours: intInRange(RETENTION_HOURS.min, RETENTION_HOURS.max).optional(),
-    labels: userLabels().optional(),
-    includeWorkloads: orUnknown(z.boolean()).optional(),
-    timeouts: timeouts(),
-  })
-  .strict();
+export const snapshotSchema = snapshotKind.schema;
 
 /** The fields of a snapshot: a snapshot is immutable, so every change replaces it. */
 export const SNAPSHOT_FIELDS = ["name", "vclusterName", "namespace", "description", "retentionHours", "labels", "includeWorkloads"] as const;
 
 /** The policy table of `vcluster:Snapshot`. */
-export const snapshotPolicies: PolicyTable = {
-  ...COMMON_IGNORED,
-  autoNamed: { kind: "ignore" },
-  ...Object.fromEntries(SNAPSHOT_FIELDS.map((f) => [f, { kind: "replace" }])),
-};
+export const snapshotPolicies = snapshotKind.policies;
 
 /** Inputs that seed derived snapshot names. */
 export function snapshotReplaceFields(inputs: Record<string, unknown>): unknown[] {
@@ -53,4 +70,4 @@ export function snapshotReplaceFields(inputs: Record<string, unknown>): unknown[
 }
 
 /** Default timeouts. */
-export const SNAPSHOT_TIMEOUTS: Required<Timeouts> = { create: "20m", update: "20m", delete: "10m" };
+export const SNAPSHOT_TIMEOUTS = snapshotKind.timeouts;

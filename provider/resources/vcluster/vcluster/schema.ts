@@ -1,18 +1,10 @@
 import { z } from "zod";
-import { COMMON_IGNORED, type FieldPolicy, type PolicyTable } from "../../../core/planner";
-import { dnsLabel, intInRange, oneOf, orUnknown, semver } from "../../../core/validation";
-import type { ResourceRequirements, VClusterSpec } from "../../../clients/vcluster/types";
-import { identityFields, timeouts, type Timeouts } from "../../fields";
-import { labelValue, userLabels } from "../fields";
-import {
-  ingressSchema,
-  networkSchema,
-  pluginsSchema,
-  resourcesSchema,
-  serviceAccountSchema,
-  storageSchema,
-  syncSchema,
-} from "./spec-schema";
+import type { FieldPolicy } from "../../../core/planner";
+import { dnsLabel, orUnknown, semver } from "../../../core/validation";
+import { AUTO_NAMED, defineKind, type InputsOf, OWNERSHIP } from "../../../definition/kind";
+import { ignored, inPlace, optional, replace, required, type Value, v } from "../../../definition/values";
+import { labelValue, userLabelsValue } from "../fields";
+import { ingressSpec, networkSpec, pluginSpec, pluginsSchema, resourcesSpec, serviceAccountSpec, storageSpec, syncSpec } from "./spec-schema";
 
 /** Distros vcluster runs. */
 export const DISTROS = ["k3s", "k8s", "k0s", "eks"] as const;
@@ -21,64 +13,159 @@ export const ISOLATION_MODES = ["full", "lite"] as const;
 /** Control plane replicas: 1 is a single replica, 3 or more is highly available. */
 export const REPLICAS = { min: 1, max: 9 } as const;
 
-/** Validated inputs of a vcluster. */
-export interface VClusterInputs {
-  name?: string;
-  autoNamed?: boolean;
-  owner: string;
-  resourceName: string;
-  namespace: string;
-  kubernetesVersion?: string;
-  distro?: string;
-  replicas?: number;
-  enableHa?: boolean;
-  resources?: ResourceRequirements;
-  network?: VClusterSpec["network"];
-  storage?: VClusterSpec["storage"];
-  sync?: VClusterSpec["sync"];
-  plugins?: VClusterSpec["plugins"];
-  ingress?: VClusterSpec["ingress"];
-  serviceAccount?: VClusterSpec["serviceAccount"];
-  isolationMode?: string;
-  helmValues?: string;
-  labels?: Record<string, string>;
-  /** The SDK's `owner` argument: `owner` itself is Clusterform's ownership marker. */
-  vclusterOwner?: string;
-  project?: string;
-  suspended?: boolean;
-  restoreFrom?: string;
-  timeouts?: Timeouts;
-}
+const dnsName = (): Value<string> => ({ type: { kind: "string" }, validate: dnsLabel({ maxLength: 63 }) });
+const label = (argument?: string): Value<string> => ({ type: { kind: "string" }, validate: labelValue(argument) });
+const UPDATE = inPlace("UpdateVCluster");
+const SCALE = inPlace("ScaleVCluster");
 
-const opt = <S extends z.ZodType>(schema: S) => orUnknown(schema).optional();
+/** `vcluster:VCluster`, every field written once, in the order fields appear in update masks. */
+export const vclusterKind = defineKind({
+  type: "vcluster:VCluster",
+  description:
+    "A virtual Kubernetes cluster. Create waits for RUNNING; changes run in place in the order the phase rules allow " +
+    "(resume, update, scale, suspend), each waiting for the vcluster to settle, with WatchVCluster (falling back to polling " +
+    "when the stream breaks).",
+  hidden: { ...OWNERSHIP, ...AUTO_NAMED },
+  inputs: {
+    name: optional(dnsName(), {
+      computed: true,
+      description: "The vcluster name, a DNS-1123 label.",
+      default: "the resource name plus a short hash, stable for this stack",
+      policy: replace,
+      note: "names the Helm release and every object of the vcluster",
+    }),
+    namespace: required(dnsName(), {
+      description: "The host namespace, a DNS-1123 label (required: servers default it inconsistently).",
+      policy: replace,
+      note: "the host namespace the vcluster lives in",
+    }),
+    distro: optional(v.oneOf(DISTROS), {
+      description: "`k3s`, `k8s`, `k0s` or `eks`.",
+      default: '"k3s" (server)',
+      policy: replace,
+      note: "a running control plane cannot switch distributions",
+    }),
+    network: optional(networkSpec, { description: "CIDRs and DNS.", default: "none", policy: replace, note: "pod and service CIDRs are fixed at creation" }),
+    storage: optional(storageSpec, { description: "etcd persistence.", default: "none", policy: replace, note: "etcd persistence is chosen at creation" }),
+    isolationMode: optional(v.oneOf(ISOLATION_MODES), {
+      description: "`full` or `lite`.",
+      default: '"" (server)',
+      policy: replace,
+      note: "isolation is set up at creation",
+    }),
+    vclusterOwner: optional(label("owner"), {
+      description: "The vcluster's owner (a label value; sent as the label `owner`).",
+      default: "none",
+      policy: replace,
+      note: "the platform records the owner at creation only",
+      names: { pulumi: "owner", terraform: "vcluster_owner" },
+    }),
+    project: optional(label(), {
+      description: "The vcluster's project (a label value; sent as the label `project`).",
+      default: "none",
+      policy: replace,
+      note: "the platform records the project at creation only",
+    }),
+    kubernetesVersion: optional(v.custom({ kind: "string" }, semver()), {
+      description: "Kubernetes version `MAJOR.MINOR.PATCH`.",
+      default: '"1.28.0" (server)',
+      policy: UPDATE,
+      note: "one UpdateVCluster with every changed spec field in its mask",
+    }),
+    enableHa: optional(v.boolean(), { description: "High availability.", default: "false", policy: UPDATE, note: "same UpdateVCluster" }),
+    helmValues: optional(v.string(), { description: "Extra Helm values (YAML).", default: '""', policy: UPDATE, note: "same UpdateVCluster" }),
+    sync: optional(syncSpec, { description: "Host resources synced into the vcluster.", default: "none", policy: UPDATE, note: "same UpdateVCluster" }),
+    plugins: optional(v.custom({ kind: "list", of: pluginSpec.type }, pluginsSchema), {
+      description: "Plugins, unique by name.",
+      default: "[]",
+      policy: UPDATE,
+      note: "same UpdateVCluster",
+    }),
+    ingress: optional(ingressSpec, { description: "API server ingress.", default: "none", policy: UPDATE, note: "same UpdateVCluster" }),
+    serviceAccount: optional(serviceAccountSpec, {
+      description: "The control plane's service account.",
+      default: "none",
+      policy: UPDATE,
+      note: "same UpdateVCluster",
+    }),
+    labels: optional(userLabelsValue(), {
+      description: "Kubernetes labels; `owner`, `project` and `clusterform.dev/owner` are reserved.",
+      default: "{}",
+      policy: UPDATE,
+      note: "same UpdateVCluster (the label map is replaced whole)",
+    }),
+    replicas: optional(v.int(REPLICAS.min, REPLICAS.max), {
+      description: "Control plane replicas.",
+      default: "1",
+      policy: SCALE,
+      note: "ScaleVCluster, then wait for RUNNING",
+    }),
+    resources: optional(resourcesSpec, {
+      description: 'Control plane requests and limits (quantities such as `"500m"`, `"1Gi"`).',
+      default: "none",
+      policy: SCALE,
+      note: "same ScaleVCluster",
+    }),
+    suspended: optional(v.boolean(), {
+      description: "Paused: SuspendVCluster when set, ResumeVCluster when cleared.",
+      default: "false",
+      policy: inPlace("SuspendVCluster/ResumeVCluster"),
+      note: "ResumeVCluster first, SuspendVCluster last",
+    }),
+    restoreFrom: optional(v.custom({ kind: "string" }, orUnknown(z.string().min(1))), {
+      description: "A snapshot id to create the vcluster from (RestoreVCluster into a new vcluster).",
+      default: "none",
+      policy: ignored,
+      note: "used at creation only; later changes do nothing",
+    }),
+  },
+  outputs: {
+    vclusterId: { type: { kind: "string" }, description: "The platform's id, e.g. `vc-1700000000-1`." },
+    phase: { type: { kind: "string" }, description: "RUNNING or SUSPENDED after a successful up; CREATING, SCALING, ... while changing." },
+    apiServerEndpoint: { type: { kind: "string" }, description: "The API server URL, e.g. `https://dev.team-a.svc:443`." },
+    kubeconfig: { type: { kind: "string" }, description: "Admin kubeconfig (YAML).", secret: true },
+    readyReplicas: { type: { kind: "integer" }, description: "Ready control plane replicas (0 while suspended)." },
+    helmRelease: {
+      type: {
+        kind: "object",
+        name: "HelmRelease",
+        description: "The Helm release a vcluster runs as.",
+        fields: {
+          name: required(v.string(), { description: "Release name." }),
+          chartVersion: required(v.string(), { description: "Chart version." }),
+          appVersion: required(v.string(), { description: "App version." }),
+          status: required(v.string(), { description: "Release status." }),
+          revision: required(v.int(0, 2_147_483_647), { description: "Release revision." }),
+        },
+      },
+      description: "The Helm release behind the vcluster.",
+    },
+    conditions: {
+      type: {
+        kind: "list",
+        of: {
+          kind: "object",
+          name: "Condition",
+          description: "One condition of a vcluster's status.",
+          fields: {
+            type: required(v.string(), { description: "Condition type, e.g. Ready." }),
+            status: required(v.string(), { description: "True, False or Unknown." }),
+            reason: required(v.string(), { description: "Machine-readable reason." }),
+            message: required(v.string(), { description: "Human-readable message." }),
+          },
+        },
+      },
+      description: "The status conditions, e.g. Ready=True.",
+    },
+  },
+  timeouts: { create: "20m", update: "20m", delete: "15m" },
+});
+
+/** Validated inputs of a vcluster. */
+export type VClusterInputs = InputsOf<typeof vclusterKind.inputs, typeof vclusterKind.hidden>;
 
 /** The vcluster schema: every input field, nested objects strict. */
-export const vclusterSchema: z.ZodType<VClusterInputs, unknown> = z
-  .object({
-    ...identityFields(dnsLabel({ maxLength: 63 })),
-    autoNamed: z.boolean().optional(),
-    namespace: dnsLabel({ maxLength: 63 }),
-    kubernetesVersion: semver().optional(),
-    distro: oneOf(DISTROS).optional(),
-    replicas: intInRange(REPLICAS.min, REPLICAS.max).optional(),
-    enableHa: opt(z.boolean()),
-    resources: opt(resourcesSchema),
-    network: opt(networkSchema),
-    storage: opt(storageSchema),
-    sync: opt(syncSchema),
-    plugins: opt(pluginsSchema),
-    ingress: opt(ingressSchema),
-    serviceAccount: opt(serviceAccountSchema),
-    isolationMode: oneOf(ISOLATION_MODES).optional(),
-    helmValues: opt(z.string()),
-    labels: userLabels().optional(),
-    vclusterOwner: labelValue("owner").optional(),
-    project: labelValue().optional(),
-    suspended: opt(z.boolean()),
-    restoreFrom: opt(z.string().min(1)),
-    timeouts: timeouts(),
-  })
-  .strict();
+export const vclusterSchema = vclusterKind.schema;
 
 /** How one input field changes, and where an UpdateVCluster puts it. */
 export interface FieldRule {
@@ -89,43 +176,28 @@ export interface FieldRule {
   note: string;
 }
 
-const replace = (note: string): FieldRule => ({ policy: { kind: "replace" }, note });
-const scale = (note: string): FieldRule => ({ policy: { kind: "update", operation: "ScaleVCluster" }, note });
-const update = (maskPath: string, note: string): FieldRule => ({ policy: { kind: "update", operation: "UpdateVCluster" }, maskPath, note });
+/** Where UpdateVCluster puts each field it changes. */
+const MASK_PATHS: Readonly<Record<string, string>> = {
+  kubernetesVersion: "spec.kubernetes_version",
+  enableHa: "spec.enable_ha",
+  helmValues: "spec.helm_values",
+  sync: "spec.sync",
+  plugins: "spec.plugins",
+  ingress: "spec.ingress",
+  serviceAccount: "spec.service_account",
+  labels: "labels",
+};
 
 /**
- * THE field policy table of `vcluster:VCluster` (the README's vcluster section shows the same table; a unit test
- * keeps them equal). Order here is the order fields appear in update masks.
+ * The field policy table of `vcluster:VCluster` as the README's vcluster section shows it (a unit test keeps them
+ * equal), from the definition. Order here is the order fields appear in update masks.
  */
-export const VCLUSTER_FIELDS: Readonly<Record<string, FieldRule>> = {
-  name: replace("names the Helm release and every object of the vcluster"),
-  namespace: replace("the host namespace the vcluster lives in"),
-  distro: replace("a running control plane cannot switch distributions"),
-  network: replace("pod and service CIDRs are fixed at creation"),
-  storage: replace("etcd persistence is chosen at creation"),
-  isolationMode: replace("isolation is set up at creation"),
-  vclusterOwner: replace("the platform records the owner at creation only"),
-  project: replace("the platform records the project at creation only"),
-  kubernetesVersion: update("spec.kubernetes_version", "one UpdateVCluster with every changed spec field in its mask"),
-  enableHa: update("spec.enable_ha", "same UpdateVCluster"),
-  helmValues: update("spec.helm_values", "same UpdateVCluster"),
-  sync: update("spec.sync", "same UpdateVCluster"),
-  plugins: update("spec.plugins", "same UpdateVCluster"),
-  ingress: update("spec.ingress", "same UpdateVCluster"),
-  serviceAccount: update("spec.service_account", "same UpdateVCluster"),
-  labels: update("labels", "same UpdateVCluster (the label map is replaced whole)"),
-  replicas: scale("ScaleVCluster, then wait for RUNNING"),
-  resources: scale("same ScaleVCluster"),
-  suspended: { policy: { kind: "update", operation: "SuspendVCluster/ResumeVCluster" }, note: "ResumeVCluster first, SuspendVCluster last" },
-  restoreFrom: { policy: { kind: "ignore" }, note: "used at creation only; later changes do nothing" },
-};
+export const VCLUSTER_FIELDS: Readonly<Record<string, FieldRule>> = Object.fromEntries(
+  Object.entries(vclusterKind.inputs).map(([field, f]) => [field, { policy: f.policy as FieldPolicy, maskPath: MASK_PATHS[field], note: f.note ?? "" }]),
+);
 
-/** The policy table the kit plans with, derived from {@link VCLUSTER_FIELDS}. */
-export const vclusterPolicies: PolicyTable = {
-  ...COMMON_IGNORED,
-  autoNamed: { kind: "ignore" },
-  ...Object.fromEntries(Object.entries(VCLUSTER_FIELDS).map(([field, rule]) => [field, rule.policy])),
-};
+/** The policy table the kit plans with, derived from the definition. */
+export const vclusterPolicies = vclusterKind.policies;
 
 /** Inputs that force replacement, and so seed derived names. */
 export function vclusterReplaceFields(inputs: Record<string, unknown>): unknown[] {
@@ -135,4 +207,4 @@ export function vclusterReplaceFields(inputs: Record<string, unknown>): unknown[
 }
 
 /** Default timeouts: a vcluster starts in minutes on a real host cluster. */
-export const VCLUSTER_TIMEOUTS: Required<Timeouts> = { create: "20m", update: "20m", delete: "15m" };
+export const VCLUSTER_TIMEOUTS = vclusterKind.timeouts;

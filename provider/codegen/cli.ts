@@ -1,0 +1,11 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { generatedFiles } from "./generate";
+
+// `npm run generate:schema`: writes schema.json and the generated SDK files from the resource definitions.
+const root = path.resolve(__dirname, "..", "..", "..");
+for (const file of generatedFiles(root)) {
+  mkdirSync(path.dirname(path.join(root, file.path)), { recursive: true });
+  writeFileSync(path.join(root, file.path), file.text);
+  console.log(`wrote ${file.path}`);
+}
