@@ -12,6 +12,7 @@ const fixture = path.join(repoRoot(), "test", "fixtures", "schema", "nodepool-sc
 /** Each schema with the folder its committed reference pages live in. */
 const COMMITTED: { schema: string; folder: string }[] = [
   { schema: fixture, folder: path.join(repoRoot(), "test", "fixtures", "schema", "reference") },
+  { schema: path.join(repoRoot(), "schema.json"), folder: path.join(repoRoot(), "docs", "reference") },
 ];
 
 function load(file: string): PackageSpec {
@@ -54,7 +55,20 @@ describe("reference docs from the package schema", () => {
     expect(inputRow(text, "clusterName").slice(1, 6)).toEqual(["string", "yes", "", "", "replace"]);
     expect(inputRow(text, "instanceType").slice(1, 6)).toEqual(["string", "no", '`"standard-2"`', "", "replace"]);
     expect(inputRow(text, "count")[5]).toBe("in place (`ScaleNodePool`)");
-    expect(inputRow(text, "labels")[1]).toBe("map of string");
+    // The default written in the description moves to the default column.
+    expect(inputRow(text, "labels")).toEqual(["`labels`", "map of string", "no", "{}", "", "in place (`UpdateNodePoolLabels`)", "Kubernetes labels set on every node."]);
+    const ignored = variant((s) => {
+      s.resources!["clusterform:cmassh:NodePool"].inputProperties!.count.language = { clusterform: { kind: "ignore" } };
+    });
+    expect(inputRow(page(ignored, "cmassh-node-pool.md"), "count")[5]).toBe("no platform call");
+    const unannotated = variant((s) => {
+      const pool = s.resources!["clusterform:cmassh:NodePool"];
+      delete pool.inputProperties!.count.language;
+      delete pool.inputProperties!.clusterName.language;
+    });
+    expect(inputRow(page(unannotated, "cmassh-node-pool.md"), "count")[5]).toBe("decided by the provider");
+    // Pulumi's own flag (on the output property) still says replace.
+    expect(inputRow(page(unannotated, "cmassh-node-pool.md"), "clusterName")[5]).toBe("replace");
   });
 
   it("marks secret inputs and reads them from the stack configuration in every example", () => {
@@ -74,10 +88,14 @@ describe("reference docs from the package schema", () => {
 
   it("takes the import id from the description when the resource carries no annotation", () => {
     const schema = variant((s) => {
-      delete s.resources!["clusterform:cmassh:NodePool"]["x-clusterform"];
-      s.resources!["clusterform:cmassh:NodePool"].description = "A pool.\n\nImport id: `<cluster>:<pool>`.";
+      delete s.resources!["clusterform:cmassh:NodePool"].language;
+      s.resources!["clusterform:cmassh:NodePool"].description = "A pool.\n\n## Import\n\nThe import id is `<cluster>:<pool>`.";
     });
-    expect(page(schema, "cmassh-node-pool.md")).toContain("pulumi import clusterform:cmassh:NodePool node-pool '<cluster>:<pool>'");
+    const text = page(schema, "cmassh-node-pool.md");
+    expect(text).toContain("pulumi import clusterform:cmassh:NodePool node-pool '<cluster>:<pool>'");
+    // The description's own Import section is not repeated above the page's.
+    expect(text.match(/## Import/g)).toHaveLength(1);
+    expect(page(load(fixture), "cmassh-node-pool.md")).toContain("pulumi import clusterform:cmassh:NodePool node-pool 'prod/workers'");
   });
 
   it("builds example values of referenced object and enum types", () => {

@@ -17,20 +17,22 @@ export interface PropertySpec {
   default?: unknown;
   secret?: boolean;
   replaceOnChanges?: boolean;
-  /** Clusterform's own annotations (see {@link ClusterformExtension}). */
-  "x-clusterform"?: ClusterformExtension;
+  /** `language.clusterform`: Clusterform's own annotations (see {@link ClusterformExtension}). */
   language?: Record<string, unknown>;
 }
 
 /**
- * What the schema generator records beyond Pulumi's format. On an input property: its change
- * policy and, for an in-place change, the platform operation that carries it out. On a resource:
- * the shape of its import id.
+ * What the schema generator records beyond Pulumi's format, under `language.clusterform` (the
+ * place Pulumi's format leaves to each tool). On an input property: its change policy and, for an
+ * in-place change, the platform operation that carries it out. On a resource: the shape of its
+ * import id and its default time limits.
  */
 export interface ClusterformExtension {
-  policy?: "update" | "replace";
+  /** `update`: changed in place; `replace`: a new object; `ignore`: no platform call at all. */
+  kind?: "update" | "replace" | "ignore";
   operation?: string;
-  importId?: string;
+  importId?: { shape: string; example?: string };
+  timeouts?: Record<string, string>;
   /** A value the examples use for a required input instead of one derived from its type. */
   example?: unknown;
 }
@@ -42,7 +44,6 @@ export interface ResourceSpec {
   requiredInputs?: string[];
   properties?: Record<string, PropertySpec>;
   required?: string[];
-  "x-clusterform"?: ClusterformExtension;
   language?: Record<string, unknown>;
 }
 
@@ -134,27 +135,48 @@ function summary(text: string | undefined): string {
   return (text ?? "").split(/\n\s*\n/)[0].trim();
 }
 
-function clusterform(p: { "x-clusterform"?: ClusterformExtension; language?: Record<string, unknown> }) {
-  return p["x-clusterform"] ?? (p.language?.clusterform as ClusterformExtension | undefined) ?? {};
+function clusterform(p: { language?: Record<string, unknown> }): ClusterformExtension {
+  return (p.language?.clusterform as ClusterformExtension | undefined) ?? {};
 }
 
-/** How an input's change is carried out, as the inputs table says it. */
+/** How an input's change is carried out, as the inputs table says it, by its annotated kind. */
+const POLICY_TEXT: Record<string, (ext: ClusterformExtension) => string> = {
+  replace: () => "replace",
+  update: (ext) => (ext.operation ? `in place (\`${ext.operation}\`)` : "in place"),
+  ignore: () => "no platform call",
+};
+
 function policyText(input: PropertySpec, output: PropertySpec | undefined): string {
   const ext = clusterform(input);
-  if (input.replaceOnChanges || output?.replaceOnChanges || ext.policy === "replace") return "replace";
-  if (ext.policy === "update") return ext.operation ? `in place (\`${ext.operation}\`)` : "in place";
-  return "decided by the provider";
+  if (ext.kind && POLICY_TEXT[ext.kind]) return POLICY_TEXT[ext.kind](ext);
+  // Not annotated: Pulumi's own flag is all the schema says.
+  return input.replaceOnChanges || output?.replaceOnChanges ? "replace" : "decided by the provider";
 }
+
+/** The sentence "Default: ...." of a description (the schema generator writes defaults there). */
+const DEFAULT_SENTENCE = /(?:^|\s)Default: (.+?)\.(?=\s|$)/;
 
 function defaultText(p: PropertySpec): string {
-  return p.default === undefined ? "" : `\`${JSON.stringify(p.default)}\``;
+  if (p.default !== undefined) return `\`${JSON.stringify(p.default)}\``;
+  return DEFAULT_SENTENCE.exec(p.description ?? "")?.[1] ?? "";
 }
 
-/** The import id: the resource's annotation, or the "Import id: `...`" line of its description. */
-function importId(resource: ResourceSpec): string | undefined {
+/** A description without the sentence the default column shows. */
+function withoutDefault(p: PropertySpec): string {
+  return p.default === undefined ? (p.description ?? "").replace(DEFAULT_SENTENCE, "") : (p.description ?? "");
+}
+
+/** The import id: the resource's annotation, or the "import id is `...`" of its description. */
+function importId(resource: ResourceSpec): { shape: string; example?: string } | undefined {
   const annotated = clusterform(resource).importId;
   if (annotated) return annotated;
-  return /Import id:\s*`([^`]+)`/.exec(resource.description ?? "")?.[1];
+  const shape = /import id(?: is|:)\s*`([^`]+)`/i.exec(resource.description ?? "")?.[1];
+  return shape ? { shape } : undefined;
+}
+
+/** The description without its "## Import" section, which the page's own Import section replaces. */
+function bodyOf(resource: ResourceSpec): string {
+  return (resource.description ?? "").replace(/\n#+ Import\n[\s\S]*?(?=\n#+ |$)/, "").trim();
 }
 
 /** A language-neutral example value: what the three example languages each print. */
@@ -412,14 +434,14 @@ function inputsTable(resource: ResourceSpec): string {
       defaultText(p),
       p.secret ? "yes" : "",
       policyText(p, resource.properties?.[name]),
-      cell(p.description ?? ""),
+      cell(withoutDefault(p)),
     ].join(" | "),
   );
   return [
     "## Inputs",
     "",
-    "On change: `replace` means a change of the input deletes the object and creates a new one;",
-    "`in place` names the platform operation that changes the live object.",
+    "On change: `replace` means a change of the input replaces the object with a new one; `in place`",
+    "names the platform operation that changes the live object; `no platform call` changes only the state.",
     "",
     "| input | type | required | default | secret | on change | description |",
     "| --- | --- | --- | --- | --- | --- | --- |",
@@ -455,12 +477,19 @@ function importSection(token: string, resource: ResourceSpec): string {
   return [
     "## Import",
     "",
-    `Import id: \`${id}\`.`,
+    `Import id: \`${id.shape}\`${id.example ? `, for example \`${id.example}\`` : ""}.`,
     "",
     "```sh",
-    `pulumi import ${token} ${kebab(kind)} '${id}'`,
+    `pulumi import ${token} ${kebab(kind)} '${id.example ?? id.shape}'`,
     "```",
   ].join("\n");
+}
+
+/** The default time limits, when the schema gives them. */
+function timeoutsLine(resource: ResourceSpec): string {
+  const limits = Object.entries(clusterform(resource).timeouts ?? {});
+  if (limits.length === 0) return "";
+  return `Default time limits: ${limits.map(([op, d]) => `${op} ${d}`).join(", ")}.`;
 }
 
 /** The page of one resource. */
@@ -473,7 +502,9 @@ export function resourcePage(schema: PackageSpec, token: string, resource: Resou
     "",
     `Token: \`${token}\``,
     "",
-    (resource.description ?? "").trim(),
+    bodyOf(resource),
+    "",
+    timeoutsLine(resource),
     "",
     examples(schema, token, resource),
     "",
