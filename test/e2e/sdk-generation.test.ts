@@ -14,7 +14,8 @@ import { repoRoot, workDir } from "../harness/paths";
  * examples compile against the generated SDKs. No Pulumi engine runs.
  */
 
-const fixture = path.join(repoRoot(), "test", "fixtures", "schema", "nodepool-schema.json");
+/** The package schema generated from the resource definitions (npm run generate:schema). */
+const schemaFile = path.join(repoRoot(), "schema.json");
 const cache = process.env.CLUSTERFORM_CACHE ?? path.join(homedir(), ".cache", "clusterform");
 /** The Go caches the set-up fills (scripts/setup/languages.sh primes the Pulumi Go SDK there). */
 const goEnv = {
@@ -43,23 +44,25 @@ function files(dir: string): string[] {
 const run = (cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env) =>
   execFileSync(cmd, args, { cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 
-describe("SDKs generated from a package schema", () => {
+describe("SDKs generated from schema.json", () => {
   let out: string;
-  const page = renderReference(JSON.parse(readFileSync(fixture, "utf8"))).find(
-    (p) => p.file === "cmassh-node-pool.md",
-  )!.text;
+  const schema = JSON.parse(readFileSync(schemaFile, "utf8"));
+  /** The reference page of every resource, by its file name without .md. */
+  const pages = renderReference(schema)
+    .filter((p) => p.text.includes("## Example"))
+    .map((p) => ({ name: p.file.replace(/\.md$/, ""), text: p.text }));
 
   beforeAll(() => {
     // Under the repository, so the Node SDK resolves @pulumi/pulumi and typescript from its node_modules.
     mkdirSync(workDir(), { recursive: true });
     out = mkdtempSync(path.join(workDir(), "sdks-"));
-    run("bash", [path.join(repoRoot(), "scripts", "generate-sdks.sh"), fixture, out], repoRoot());
+    run("bash", [path.join(repoRoot(), "scripts", "generate-sdks.sh"), schemaFile, out], repoRoot());
   }, 900_000);
 
-  it("the Node.js SDK compiles with tsc, and the reference page's TypeScript example compiles against it", () => {
+  it("the Node.js SDK compiles with tsc, and the reference pages' TypeScript examples compile against it", () => {
     const sdk = path.join(out, "nodejs");
     const pkg = JSON.parse(readFileSync(path.join(sdk, "package.json"), "utf8"));
-    expect(pkg.pulumi).toEqual({ resource: true, name: "clusterform", version: "0.2.0" });
+    expect(pkg.pulumi).toEqual({ resource: true, name: "clusterform", version: schema.version });
     const tsc = path.join(repoRoot(), "node_modules", ".bin", "tsc");
     run(tsc, ["-p", path.join(sdk, "tsconfig.json")], sdk);
     expect(files(path.join(sdk, "bin"))).toContain(path.join("cmassh", "nodePool.js"));
@@ -69,15 +72,17 @@ describe("SDKs generated from a package schema", () => {
     const installed = path.join(program, "node_modules", "@clusterform", "pulumi");
     cpSync(path.join(sdk, "bin"), installed, { recursive: true });
     writeFileSync(path.join(installed, "package.json"), JSON.stringify({ ...pkg, main: "index.js", types: "index.d.ts" }));
-    writeFileSync(path.join(program, "index.ts"), example(page, "typescript"));
+    for (const p of pages) writeFileSync(path.join(program, `${p.name}.ts`), `${example(p.text, "typescript")}export {};\n`);
     const options = ["--noEmit", "--strict", "--module", "commonjs", "--target", "es2022", "--types", "node"];
-    run(tsc, [...options, "index.ts"], program);
+    expect(pages.length).toBe(Object.keys(schema.resources).length);
+    run(tsc, [...options, ...pages.map((p) => `${p.name}.ts`)], program);
     // The check is real: an input the resource does not have fails to compile.
-    writeFileSync(path.join(program, "wrong.ts"), example(page, "typescript").replace("count: 1", "nodeCount: 1"));
+    const pool = example(pages.find((p) => p.name === "cmassh-node-pool")!.text, "typescript");
+    writeFileSync(path.join(program, "wrong.ts"), `${pool.replace("count: ", "nodeCount: ")}export {};\n`);
     expect(() => run(tsc, [...options, "wrong.ts"], program)).toThrow(/nodeCount/);
   });
 
-  it("the Go SDK builds on the CLI's Go SDK, and the reference page's Go example builds against it", () => {
+  it("the Go SDK builds on the CLI's Go SDK, and the reference pages' Go examples build against it", () => {
     const sdk = path.join(out, "go");
     expect(readFileSync(path.join(sdk, "go.mod"), "utf8")).toContain("require github.com/pulumi/pulumi/sdk/v3 v3.259.0");
     const program = path.join(out, "go-program");
@@ -95,11 +100,16 @@ describe("SDKs generated from a package schema", () => {
         "",
       ].join("\n"),
     );
-    writeFileSync(path.join(program, "main.go"), example(page, "go"));
+    for (const p of pages) {
+      mkdirSync(path.join(program, p.name));
+      writeFileSync(path.join(program, p.name, "main.go"), example(p.text, "go"));
+    }
     run("go", ["mod", "tidy"], program, goEnv);
-    run("go", ["build", "-o", path.join(program, "example"), "."], program, goEnv);
-    expect(existsSync(path.join(program, "example"))).toBe(true);
-    run("go", ["vet", "./..."], sdk, goEnv);
+    run("go", ["build", "./..."], program, goEnv);
+    run("go", ["vet", "./..."], program, goEnv);
+    // The examples are laid out as gofmt would (gofmt -l lists the files it would change).
+    expect(run("gofmt", ["-l", "."], program, goEnv)).toBe("");
+    expect(existsSync(path.join(program, "go.sum"))).toBe(true);
   });
 
   it("the Python SDK's files compile", () => {
@@ -107,7 +117,7 @@ describe("SDKs generated from a package schema", () => {
     const sources = files(sdk).filter((f) => f.endsWith(".py"));
     expect(sources).toContain(path.join("pulumi_clusterform", "cmassh", "node_pool.py"));
     run("python3", ["-m", "py_compile", ...sources], sdk);
-    expect(readFileSync(path.join(sdk, "setup.py"), "utf8")).toContain('VERSION = "0.2.0"');
+    expect(readFileSync(path.join(sdk, "setup.py"), "utf8")).toContain(`VERSION = "${schema.version}"`);
   });
 
   it("the .NET SDK is generated (not built: no .NET toolchain on these machines)", () => {

@@ -81,6 +81,7 @@ describe("reference docs from the package schema", () => {
     expect(inputRow(text, "sshKey")[4]).toBe("yes");
     expect(text).toContain('sshKey: config.requireSecret("sshKey"),');
     expect(text).toContain("config:\n  sshKey:\n    type: string\n    secret: true");
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Pulumi YAML's interpolation, not a template
     expect(text).toContain("sshKey: ${sshKey}");
     expect(text).toContain('SshKey:      cfg.RequireSecret("sshKey"),');
     expect(page(schema, "provider.md")).toMatch(/\| `clusterform:cmasshToken` \| string \| {2}\| yes \|/);
