@@ -330,10 +330,12 @@ function goValue(e: Example, depth: number, module: string): string {
     case "list":
       return `${goElement(e.item, module)}Array{${e.values.map((v) => goValue(v, depth, module)).join(", ")}}`;
     case "map": {
+      if (e.entries.length === 0) return `${goElement(e.item, module)}Map{}`;
       const fields = e.entries.map(([k, v]) => [JSON.stringify(k), goValue(v, depth + 1, module)] as [string, string]);
       return `${goElement(e.item, module)}Map{\n${goFields(fields, depth + 1)}\n${pad(depth)}}`;
     }
     case "object": {
+      if (e.fields.length === 0) return `&${module}.${e.type}Args{}`;
       const fields = e.fields.map(([k, v]) => [pascal(k), goValue(v, depth + 1, module)] as [string, string]);
       return `&${module}.${e.type}Args{\n${goFields(fields, depth + 1)}\n${pad(depth)}}`;
     }
