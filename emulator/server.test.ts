@@ -115,7 +115,8 @@ describe("REST gateway mapping", () => {
   it.each([
     ["a gRPC NOT_FOUND", "GET", "/api/v1/cluster?name=ghost", undefined, 404, 5, 'cluster "ghost" not found'],
     ["a gRPC INTERNAL", "POST", "/api/v1/cluster/pool", { clusterName: "c1", worker_node_pools: [{ name: "workers" }] }, 500, 13, 'node pool "workers" already exists'],
-    ["an INVALID_ARGUMENT", "POST", "/api/v1/cluster", { name: "Bad_Name" }, 400, 3, 'invalid cluster name "Bad_Name"'],
+    ["an INVALID_ARGUMENT", "PUT", "/api/v1/cluster/pool", { clusterName: "c1", node_pools: [{ name: "workers", count: -1 }] }, 400, 3, 'invalid count -1 for node pool "workers"'],
+    ["a refused create (INTERNAL, as the real server answers)", "POST", "/api/v1/cluster", { name: "Bad_Name" }, 500, 13, 'invalid cluster name "Bad_Name"'],
     ["a FAILED_PRECONDITION", "PUT", "/api/v1/cluster/upgrade", { name: "c1", version: "1.0.0" }, 412, 9, 'version "1.0.0" is not offered'],
   ])("maps %s to HTTP %s with the grpc-gateway error body", async (_label, method, path, body, status, code, message) => {
     t = await startTestPlane();

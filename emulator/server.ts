@@ -1,7 +1,6 @@
 import * as http from "node:http";
 import * as http2 from "node:http2";
 import type * as net from "node:net";
-import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { createAdminHandler } from "./admin";
 import { assertAuditRetention, createAuditLog, DEFAULT_AUDIT_RETENTION } from "./audit";
 import { createCallPipeline } from "./calls";
@@ -13,6 +12,7 @@ import { type HttpRequest, type HttpResponse, type RouteHandler, sendJson } from
 import { createMultiplexedListener } from "./listener";
 import type { MountedPlatform, PlatformModule } from "./platform";
 import { PLATFORMS } from "./platforms";
+import { createRpcHandler } from "./rpc-serving";
 
 /** Options of {@link startLocalControlPlane}. */
 export interface LocalControlPlaneOptions {
@@ -114,12 +114,11 @@ export async function startLocalControlPlane(opts: LocalControlPlaneOptions): Pr
     actions: Object.assign({}, ...mounted.map((m) => m.actions ?? {})),
   });
   const httpHandler = createHttpHandler([admin, ...mounted.flatMap((m) => (m.http ? [m.http] : []))]);
-  const handler = connectNodeAdapter({
+  const handler = createRpcHandler({
     routes: (router) => {
       for (const m of mounted) m.registerGrpc?.(router);
     },
-    // Connect's response type omits `write`, which the JSON handlers never use.
-    fallback: (req, res) => httpHandler(req, res as unknown as HttpResponse),
+    fallback: (req, res) => httpHandler(req, res as HttpResponse),
   });
   const resettable = (req: HttpRequest, res: http.ServerResponse | http2.Http2ServerResponse) => withResettableConnection(req, () => handler(req as never, res as never));
   const listener = createMultiplexedListener({ http1: http.createServer(resettable), http2: http2.createServer(resettable) });

@@ -201,17 +201,18 @@ cf_setup_pulumi() {
   cf_log "pulumi: $(pulumi version) at $CF_PULUMI_BIN"
 }
 
-# Steps: node, deps (npm ci + build), pulumi, languages. No argument means all four, in that order.
+# Steps: node, deps (npm ci + build), pulumi, go-clients, languages. No argument means all five, in that order.
 cf_setup() {
   local start=$SECONDS step
-  [ $# -gt 0 ] || set -- node deps pulumi languages
+  [ $# -gt 0 ] || set -- node deps pulumi go-clients languages
   for step in "$@"; do
     case "$step" in
     node) cf_setup_node ;;
     deps) cf_setup_npm ;;
     pulumi) cf_setup_pulumi ;;
-    languages) . "$CF_ROOT/scripts/setup/languages.sh" ;; # YAML host, Go SDK, tools/sdkgen (after pulumi)
-    *) cf_fail "unknown set-up step '$step'" "use node, deps, pulumi or languages" ;;
+    go-clients) . "$CF_ROOT/scripts/setup/go-clients.sh" ;; # the Go test clients of test/go-clients
+    languages) . "$CF_ROOT/scripts/setup/languages.sh" ;; # YAML and Go hosts, Go SDK, tools/sdkgen (after pulumi)
+    *) cf_fail "unknown set-up step '$step'" "use node, deps, pulumi, go-clients or languages" ;;
     esac
   done
   cf_log "ready in $((SECONDS - start)) s"

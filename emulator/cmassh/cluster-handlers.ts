@@ -12,7 +12,7 @@ import {
 } from "./context";
 import { generateToken, renderKubeconfig } from "./kubeconfig";
 import { settleDueOperations } from "./lifecycle";
-import { alreadyExists, assertDns1123Label, assertNodeCount } from "./validation";
+import { alreadyExists, asCreateFailure, assertDns1123Label, assertNodeCount } from "./validation";
 import { offeredUpgrades } from "./versions";
 
 type ClusterHandlers = Pick<
@@ -33,10 +33,12 @@ type Handler<K extends keyof ClusterHandlers> = (
 ) => ReturnType<ClusterHandlers[K]>;
 
 const createCluster: Handler<"createCluster"> = (env, request, ctx) => {
-  assertDns1123Label("cluster name", request.name);
   const controlPlane = request.controlPlaneNodes;
-  assertNodeCount("control plane", controlPlane?.count ?? 0);
-  const pools = toPoolRecords(request.workerNodePools);
+  const pools = asCreateFailure(() => {
+    assertDns1123Label("cluster name", request.name);
+    assertNodeCount("control plane", controlPlane?.count ?? 0);
+    return toPoolRecords(request.workerNodePools);
+  });
   settleDueOperations(env.store, env.clock.now());
   // The real server creates a namespace first and reports any failure, this one too, as INTERNAL.
   if (env.store.findCluster(request.name)) throw alreadyExists("namespaces", request.name);
@@ -92,11 +94,12 @@ const getVersionInformation: Handler<"getVersionInformation"> = (env) => ({
   },
 });
 
-// Deviation from upstream, which ignores the name and answers a hard-coded list without `ok`:
-// offering versions relative to the cluster's own version needs the cluster to exist.
+// Like upstream, the reply leaves `ok` unset. Deliberate difference (docs/local-plane-fidelity.md):
+// upstream ignores the name and answers a hard-coded list; offering versions relative to the
+// cluster's own version needs the cluster to exist.
 const getUpgradeClusterInformation: Handler<"getUpgradeClusterInformation"> = (env, request) => {
   const { cluster } = loadCluster(env, request.name);
-  return { ok: true, versions: offeredUpgrades(env.versions, cluster.k8sVersion) };
+  return { versions: offeredUpgrades(env.versions, cluster.k8sVersion) };
 };
 
 const upgradeCluster: Handler<"upgradeCluster"> = (env, request, ctx) => {

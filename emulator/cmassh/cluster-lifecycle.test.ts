@@ -65,10 +65,10 @@ describe("cluster lifecycle (fake clock, time scale 1)", () => {
     expect((error as ConnectError).rawMessage).toContain("already exists");
   });
 
-  it("rejects a name that is not a DNS-1123 label with INVALID_ARGUMENT and stores nothing", async () => {
+  it("rejects a name that is not a DNS-1123 label with INTERNAL, as the real server does, and stores nothing", async () => {
     t = await startTestPlane();
-    expect(await codeOf(t.cmassh.createCluster({ name: "Not_Valid" }))).toBe(Code.InvalidArgument);
-    expect(await codeOf(t.cmassh.createCluster({ name: "ok", workerNodePools: [{ name: "Bad Pool" }] }))).toBe(Code.InvalidArgument);
+    expect(await codeOf(t.cmassh.createCluster({ name: "Not_Valid" }))).toBe(Code.Internal);
+    expect(await codeOf(t.cmassh.createCluster({ name: "ok", workerNodePools: [{ name: "Bad Pool" }] }))).toBe(Code.Internal);
     expect((await t.cmassh.getClusterList({})).clusters).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import { inTransaction } from "../database";
 import { beginOperation, type CmasshEnv, type CmasshHandlers, loadMutableCluster, toPoolRecords } from "./context";
-import { assertNodeCount, notFound } from "./validation";
+import { asCreateFailure, assertNodeCount, notFound } from "./validation";
 
 type PoolHandlers = Pick<CmasshHandlers, "addNodePool" | "deleteNodePool" | "scaleNodePool">;
 
@@ -12,7 +12,7 @@ export function createPoolHandlers(env: CmasshEnv): PoolHandlers {
   return {
     addNodePool(request, ctx) {
       const { cluster } = loadMutableCluster(env, request.clusterName);
-      const pools = toPoolRecords(request.workerNodePools, env.store.listPools(cluster.id));
+      const pools = asCreateFailure(() => toPoolRecords(request.workerNodePools, env.store.listPools(cluster.id)));
       if (pools.length === 0) return { ok: true };
       inTransaction(env.store.db, () => {
         for (const pool of pools) env.store.insertPool(cluster.id, pool);

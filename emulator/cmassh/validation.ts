@@ -26,6 +26,21 @@ export function assertNodeCount(what: string, count: number): void {
   throw new ConnectError(`invalid count ${count} for ${what}: must be 0 or more`, Code.InvalidArgument);
 }
 
+/**
+ * Runs a create's checks and turns their INVALID_ARGUMENT into the INTERNAL the real server
+ * answers for every failure to create (it hands the objects to Kubernetes, whose refusal it
+ * reports as INTERNAL, contracts §1.5); the message still names the field and the value.
+ */
+export function asCreateFailure<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (cause) {
+    const error = ConnectError.from(cause);
+    if (error.code !== Code.InvalidArgument) throw error;
+    throw new ConnectError(error.rawMessage, Code.Internal);
+  }
+}
+
 /** Throws the INTERNAL error the real server returns when a Kubernetes object already exists. */
 export function alreadyExists(kind: string, name: string): ConnectError {
   return new ConnectError(`${kind} "${name}" already exists`, Code.Internal);

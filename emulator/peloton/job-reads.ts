@@ -10,7 +10,7 @@ import { queryJobs } from "./query-jobs";
 
 type Handlers = ServiceHandlers<typeof JobService>;
 
-type ReadName = "getJob" | "getJobIDFromJobName" | "getWorkflowEvents" | "queryJobs" | "listJobs" | "listJobUpdates" | "getReplaceJobDiff" | "getJobCache";
+type ReadName = "getJob" | "getJobIDFromJobName" | "getWorkflowEvents" | "queryJobs" | "listJobs" | "listJobUpdates" | "listJobWorkflows" | "getReplaceJobDiff" | "getJobCache";
 
 const ranges = (ids: readonly number[]) => toRanges(ids).map(([from, to]) => ({ from, to }));
 
@@ -53,6 +53,13 @@ export function createJobReads(env: PelotonEnv): Pick<Handlers, ReadName> {
     listJobUpdates(request) {
       const job = mustFindJob(env, request.jobId?.value ?? "");
       return { workflowInfos: env.workflows.listForJob(job.id).map((wf) => workflowInfo(wf)) };
+    },
+    // Upstream's name for the same read; the CLI's `job stateless list-updates` calls it.
+    listJobWorkflows(request) {
+      const job = mustFindJob(env, request.jobId?.value ?? "");
+      const all = env.workflows.listForJob(job.id);
+      const newest = request.updatesLimit > 0 ? all.slice(0, request.updatesLimit) : all;
+      return { workflowInfos: newest.map((wf) => workflowInfo(wf)) };
     },
     getReplaceJobDiff(request) {
       const job = mustFindJob(env, request.jobId?.value ?? "");

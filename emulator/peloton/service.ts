@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { StatementSync } from "node:sqlite";
 import { create, type DescService, type Message } from "@bufbuild/protobuf";
 import type { ConnectRouter, HandlerContext, ServiceImpl } from "@connectrpc/connect";
+import { ResourceManager } from "../../proto/gen/peloton/api/v0/respool/respool_pb";
 import { JobService } from "../../proto/gen/peloton/api/v1alpha/job/stateless/svc/stateless_svc_pb";
 import { ResourcePoolService } from "../../proto/gen/peloton/api/v1alpha/respool/svc/respool_svc_pb";
 import type { CallContext, CallPipeline } from "../calls";
@@ -14,23 +15,28 @@ import { createJobReads } from "./job-reads";
 import { mustFindJob } from "./job-validation";
 import { createPodReads } from "./pod-reads";
 import { createRespoolHandlers } from "./respool-handlers";
+import { createRespoolV0Handlers } from "./respool-v0-handlers";
 import { settle } from "./simulation";
 import { assertYarpcCall, readYarpcMetadata } from "./yarpc";
 
-/** RPC method names of both services, as audited and as faults name them. */
-export const PELOTON_OPERATIONS: readonly string[] = [...JobService.methods, ...ResourcePoolService.methods].map((m) => m.name);
+/** RPC method names of the three services (v0 shares most of v1alpha's), as audited and as faults name them. */
+export const PELOTON_OPERATIONS: readonly string[] = [...new Set([...JobService.methods, ...ResourcePoolService.methods, ...ResourceManager.methods].map((m) => m.name))];
 
 type AnyRequest = {
   jobId?: { value: string };
   respoolId?: { value: string };
+  id?: { value: string };
   spec?: { name?: string };
+  config?: { name?: string };
   path?: { value: string };
   jobName?: string;
 };
 
 /** The audit target of a call: the job or pool it names, else the name it creates or looks up. */
 function targetOf(request: AnyRequest): string {
-  return request.jobId?.value || request.respoolId?.value || request.spec?.name || request.path?.value || request.jobName || "";
+  return (
+    request.jobId?.value || request.respoolId?.value || request.id?.value || request.spec?.name || request.config?.name || request.path?.value || request.jobName || ""
+  );
 }
 
 type AnyHandler = (request: Message, ctx: CallContext) => unknown;
@@ -96,8 +102,10 @@ function jobHandlers(env: PelotonEnv): ServiceHandlers<typeof JobService> {
   };
 }
 
-/** Registers Peloton's JobService and ResourcePoolService on the shared router. */
+/** Registers Peloton's JobService, ResourcePoolService and the v0 ResourceManager on the shared router. */
 export function registerPeloton(router: ConnectRouter, env: PelotonEnv, pipeline: CallPipeline): void {
+  const respools = createRespoolHandlers(env);
   mount(router, JobService, jobHandlers(env), env, pipeline);
-  mount(router, ResourcePoolService, createRespoolHandlers(env), env, pipeline);
+  mount(router, ResourcePoolService, respools, env, pipeline);
+  mount(router, ResourceManager, createRespoolV0Handlers(respools), env, pipeline);
 }

@@ -1,11 +1,16 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 
+const JOBS = "peloton.api.v1alpha.job.stateless.svc.JobService";
+const RESPOOLS = "peloton.api.v1alpha.respool.ResourcePoolService";
+/** The v0 respool service's wire name (upstream strips "v0." from its procedure names). */
+const RESPOOLS_V0 = "peloton.api.respool.ResourceManager";
+
 /** The dispatcher names a client may put in `rpc-service`, and the gRPC services each serves here. */
 export const DISPATCHERS: Readonly<Record<string, readonly string[]>> = {
   // The API server forwards every service; jobmgr and resmgr serve their own.
-  "peloton-apiserver": ["peloton.api.v1alpha.job.stateless.svc.JobService", "peloton.api.v1alpha.respool.ResourcePoolService"],
-  "peloton-jobmgr": ["peloton.api.v1alpha.job.stateless.svc.JobService"],
-  "peloton-resmgr": ["peloton.api.v1alpha.respool.ResourcePoolService"],
+  "peloton-apiserver": [JOBS, RESPOOLS, RESPOOLS_V0],
+  "peloton-jobmgr": [JOBS],
+  "peloton-resmgr": [RESPOOLS, RESPOOLS_V0],
 };
 
 /** The YARPC request metadata of a gRPC call. */

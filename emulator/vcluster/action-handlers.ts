@@ -1,7 +1,7 @@
 import { clone } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { Phase, VClusterSpecSchema, WatchEventType } from "../../proto/gen/vcluster/api/v1/vcluster_api_pb";
-import { loadInPhase, messageOf, mutate, requireName, startOperation, type VclusterEnv } from "./context";
+import { loadInPhase, messageOf, mutate, newId, requireName, startOperation, type VclusterEnv } from "./context";
 import type { VclusterHandlers } from "./cluster-handlers";
 import { apiServerEndpoint, generateToken, type KubeconfigUser, renderKubeconfig, toBase64 } from "./kubeconfig";
 import { createSnapshot } from "./snapshot-actions";
@@ -58,7 +58,9 @@ export function createActionHandlers(env: VclusterEnv): ActionHandlers {
           : undefined;
         env.clusters.update(cluster.id, { basePhase: Phase.SUSPENDED, updateMs: nowMs });
         emit(WatchEventType.MODIFIED, cluster.id);
-        return { vcluster: messageOf(env, env.clusters.findById(cluster.id)!), snapshot: snapshot?.message, operationId: snapshot?.operationId ?? "" };
+        // The reference server answers an operation id for every suspend, with or without a snapshot.
+        const operationId = snapshot?.operationId || newId(env, "op");
+        return { vcluster: messageOf(env, env.clusters.findById(cluster.id)!), snapshot: snapshot?.message, operationId };
       });
     },
 
@@ -105,8 +107,10 @@ export function createActionHandlers(env: VclusterEnv): ActionHandlers {
       const { cluster } = loadInPhase(env, request.namespace, request.name, "get the kubeconfig of", [Phase.RUNNING]);
       const endpoint = apiServerEndpoint(cluster.name, cluster.namespace, cluster.spec.ingress);
       const kubeconfig = toBase64(renderKubeconfig(cluster.name, cluster.namespace, endpoint, format(cluster)));
-      // Only token kubeconfigs expire; their lifetime is simulated time like every other duration.
-      const expiresAt = request.format === "token" ? timestampFromMs(env.clock.now() + Math.round(hours * 3_600_000 * env.timeScale)) : undefined;
+      // Every kubeconfig carries its expiry, validity_hours (24 by default) from now, as the
+      // reference server sets it. Its lifetime is real time: the credentials do not run on the
+      // simulated clock of operations.
+      const expiresAt = timestampFromMs(env.clock.now() + Math.round(hours * 3_600_000));
       return { kubeconfig, apiServerEndpoint: endpoint, expiresAt };
     },
   };

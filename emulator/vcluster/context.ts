@@ -26,6 +26,11 @@ export interface VclusterEnv {
   listeners: Set<EventListener>;
   /** Arms the timer for the next operation to end; set by the module. */
   reschedule(): void;
+  /**
+   * UpdateVCluster ignores `update_mask` as the API's reference server does: a spec sent replaces
+   * the whole spec, labels merge. Off by default: the plane honours masks as the API documents.
+   */
+  ignoreUpdateMask: boolean;
 }
 
 /** A cluster settled at the current time, with what its phase is derived from. */

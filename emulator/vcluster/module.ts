@@ -20,6 +20,23 @@ export const vclusterModule: PlatformModule = {
   schema: VCLUSTER_SCHEMA,
   operations: VCLUSTER_OPERATIONS,
   faultActions: [BREAK_WATCH_ACTION],
+  flags: [
+    {
+      name: "vcluster-ignore-update-mask",
+      help: "UpdateVCluster ignores update_mask, as the API's reference server does (true|false)",
+      option: "ignoreUpdateMask",
+      parse: (raw) => {
+        if (raw !== "true" && raw !== "false") throw new Error(`invalid --vcluster-ignore-update-mask ${JSON.stringify(raw)}: expected true or false`);
+        return raw === "true";
+      },
+    },
+  ],
+  validateOptions(options) {
+    const value = options.ignoreUpdateMask;
+    if (value !== undefined && typeof value !== "boolean") {
+      throw new RangeError(`invalid vcluster option ignoreUpdateMask ${JSON.stringify(value)}: expected true or false`);
+    }
+  },
   start(ctx) {
     let timer: NodeJS.Timeout | undefined;
     let closed = false;
@@ -31,6 +48,7 @@ export const vclusterModule: PlatformModule = {
       timeScale: ctx.timeScale,
       faults: ctx.faults,
       listeners: new Set(),
+      ignoreUpdateMask: ctx.options.ignoreUpdateMask === true,
       reschedule() {
         clearTimeout(timer);
         const due = closed ? undefined : env.clusters.nextDueMs();

@@ -79,13 +79,17 @@ function conditions(c: ClusterRecord, phase: Phase): MessageInitShape<typeof Con
   const ready = phase === Phase.RUNNING;
   const list: MessageInitShape<typeof ConditionSchema>[] = [
     { type: "Initialized", status: "True", reason: "Created", lastTransitionTime: timestampFromMs(c.createMs) },
-    {
+  ];
+  // As the reference server: no Ready condition until the vcluster first became ready. After that
+  // it turns False outside RUNNING (the reference leaves it True; docs/local-plane-fidelity.md).
+  if (ready || c.readyMs > 0) {
+    list.push({
       type: "Ready",
       status: ready ? "True" : "False",
       reason: ready ? "Running" : Phase[phase],
       lastTransitionTime: timestampFromMs(ready ? c.readyMs : c.updateMs),
-    },
-  ];
+    });
+  }
   if (phase === Phase.SUSPENDED) list.push({ type: "Suspended", status: "True", reason: "Suspended", lastTransitionTime: timestampFromMs(c.updateMs) });
   return list;
 }

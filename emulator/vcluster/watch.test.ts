@@ -117,8 +117,11 @@ describe("WatchVCluster", () => {
   it("is audited once when it opens", async () => {
     t = await startVclusterPlane();
     const w = watch({ namespace: "ns", name: "a" });
+    const first = w.next();
+    // The watch and the create travel on separate streams: create only once the watch is open.
+    await expect.poll(async () => JSON.stringify((await t.http("GET", "/_local/audit")).body)).toContain("WatchVCluster");
     await t.vc.createVCluster({ name: "a", namespace: "ns" });
-    await w.next();
+    await first;
     const { entries } = (await t.http("GET", "/_local/audit")).body as { entries: { operation: string; target: string }[] };
     expect(entries.map((e) => [e.operation, e.target])).toEqual([
       ["WatchVCluster", "ns/a"],

@@ -134,8 +134,15 @@ export function kindFile(kind: Kind): { path: string; text: string; exports: str
   const inputOutputs = Object.entries(kind.allInputs)
     .filter(([key, f]) => key !== "timeouts" && pulumiName(key, f) === key && !(key in kind.outputs))
     .map(([key, f]) => `${doc(`The \`${key}\` the resource was given.`, "  ")}  declare readonly ${key}: pulumi.Output<${emitter.plain(f.value.type)}${f.required || f.computed ? "" : " | undefined"}>;`);
+  // Every input is registered (so it is an output even when not given); `...rest` passes what the
+  // program gave, unknown fields included, so that check names them instead of dropping them.
+  const renamed = Object.entries(kind.allInputs).filter(([key, f]) => pulumiName(key, f) !== key);
   const props = [
-    ...Object.entries(kind.allInputs).map(([key, f]) => `        ${key}: args.${pulumiName(key, f)},`),
+    ...Object.entries(kind.allInputs)
+      .filter(([key, f]) => !f.required && pulumiName(key, f) === key)
+      .map(([key]) => `        ${key}: undefined,`),
+    "        ...rest,",
+    ...renamed.map(([key, f]) => `        ${key}: ${pulumiName(key, f)},`),
     `        ...identityInputs(name, ${JSON.stringify(kind.type)}, opts),`,
     ...Object.keys(kind.outputs)
       .filter((key) => !(key in kind.allInputs))
@@ -161,6 +168,7 @@ export function kindFile(kind: Kind): { path: string; text: string; exports: str
     [...outputs, ...inputOutputs].join("\n"),
     "",
     `  constructor(name: string, args: ${name}Args${anyRequired ? "" : " = {}"}, opts?: pulumi.CustomResourceOptions) {`,
+    `    const { ${[...renamed.map(([key, f]) => `${pulumiName(key, f)}, `), "...rest"].join("")} } = args;`,
     "    super(",
     `      ${JSON.stringify(kind.type)},`,
     "      name,",

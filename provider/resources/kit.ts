@@ -94,7 +94,7 @@ export function defineResource<I>(def: ResourceDefinition<I>): ResourceHandler {
       return { inputs: { ...inputs, __provider }, failures: failures.map(forEngine) };
     },
     async diff(_id, olds, news) {
-      const plan = planDiff(def.policies, olds, news);
+      const plan = planDiff(def.policies, withUnreportedAdopted(olds, news), news);
       if (plan.replaces.length === 0) return { changes: plan.changes, replaces: [], deleteBeforeReplace: false };
       const createFirst = replaceOrderOf(news) === "create-first";
       if (createFirst) {
@@ -117,7 +117,7 @@ export function defineResource<I>(def: ResourceDefinition<I>): ResourceHandler {
       return live ? { id, props: { ...props, ...live } } : { id: "", props: {} };
     },
     async update(id, olds, news) {
-      const plan = planDiff(def.policies, olds, news);
+      const plan = planDiff(def.policies, withUnreportedAdopted(olds, news), news);
       const outs = await def.operations.update(contextFor(news), id, olds, news as I & Props, plan);
       return { outs: { ...news, ...outs } };
     },
@@ -125,6 +125,26 @@ export function defineResource<I>(def: ResourceDefinition<I>): ResourceHandler {
       await def.operations.delete(contextFor(props), id, props);
     },
   } satisfies ResourceHandler;
+}
+
+/**
+ * The state key of an imported object listing the inputs its platform could not report (see
+ * import-kit.ts). Present only in the state an import wrote; the first update's state drops it.
+ */
+export const IMPORT_UNREPORTED = "importUnreported";
+
+/**
+ * The old state with the inputs an import could not read taken from the program: the platform
+ * cannot say what they are, so the program's values are the truth, and a preview right after an
+ * import plans no change for them. Only fields still absent from the old state are taken, so once
+ * the engine passes old inputs that hold them (a native plugin merges the Diff request's old inputs
+ * over the old outputs), a later change of them is planned as usual.
+ */
+export function withUnreportedAdopted(olds: Props, news: Props): Props {
+  const unreported = olds[IMPORT_UNREPORTED];
+  if (!Array.isArray(unreported)) return olds;
+  const adopted = unreported.filter((field): field is string => typeof field === "string" && olds[field] === undefined);
+  return { ...olds, ...Object.fromEntries(adopted.map((field) => [field, news[field]])) };
 }
 
 /**

@@ -71,14 +71,14 @@ export class Cluster extends DynamicResource {
   declare readonly controlPlane: pulumi.Output<ControlPlane>;
 
   constructor(name: string, args: ClusterArgs, opts?: pulumi.CustomResourceOptions) {
+    const { ...rest } = args;
     super(
       "cmassh:Cluster",
       name,
       {
-        name: args.name,
-        kubernetesVersion: args.kubernetesVersion,
-        controlPlane: args.controlPlane,
-        timeouts: args.timeouts,
+        name: undefined,
+        timeouts: undefined,
+        ...rest,
         ...identityInputs(name, "cmassh:Cluster", opts),
         status: undefined,
         statusMessage: undefined,

@@ -51,16 +51,15 @@ export class NodePool extends DynamicResource {
   declare readonly labels: pulumi.Output<Record<string, string> | undefined>;
 
   constructor(name: string, args: NodePoolArgs, opts?: pulumi.CustomResourceOptions) {
+    const { ...rest } = args;
     super(
       "cmassh:NodePool",
       name,
       {
-        clusterName: args.clusterName,
-        name: args.name,
-        instanceType: args.instanceType,
-        count: args.count,
-        labels: args.labels,
-        timeouts: args.timeouts,
+        name: undefined,
+        labels: undefined,
+        timeouts: undefined,
+        ...rest,
         ...identityInputs(name, "cmassh:NodePool", opts),
         clusterStatus: undefined,
       },

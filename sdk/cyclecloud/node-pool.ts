@@ -100,20 +100,20 @@ export class NodePool extends DynamicResource {
   declare readonly coreCount: pulumi.Output<number | undefined>;
 
   constructor(name: string, args: NodePoolArgs, opts?: pulumi.CustomResourceOptions) {
+    const { ...rest } = args;
     super(
       "cyclecloud:NodePool",
       name,
       {
-        clusterName: args.clusterName,
-        nodearray: args.nodearray,
-        machineType: args.machineType,
-        nameFormat: args.nameFormat,
-        nameOffset: args.nameOffset,
-        nodeAttributes: args.nodeAttributes,
-        placementGroupId: args.placementGroupId,
-        count: args.count,
-        coreCount: args.coreCount,
-        timeouts: args.timeouts,
+        machineType: undefined,
+        nameFormat: undefined,
+        nameOffset: undefined,
+        nodeAttributes: undefined,
+        placementGroupId: undefined,
+        count: undefined,
+        coreCount: undefined,
+        timeouts: undefined,
+        ...rest,
         ...identityInputs(name, "cyclecloud:NodePool", opts),
         nodeIds: undefined,
         nodeNames: undefined,

@@ -168,20 +168,22 @@ export class ResourcePool extends DynamicResource {
   declare readonly description: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: ResourcePoolArgs = {}, opts?: pulumi.CustomResourceOptions) {
+    const { ...rest } = args;
     super(
       "peloton:ResourcePool",
       name,
       {
-        parent: args.parent,
-        name: args.name,
-        resources: args.resources,
-        policy: args.policy,
-        controllerLimit: args.controllerLimit,
-        slackLimit: args.slackLimit,
-        owningTeam: args.owningTeam,
-        ldapGroups: args.ldapGroups,
-        description: args.description,
-        timeouts: args.timeouts,
+        parent: undefined,
+        name: undefined,
+        resources: undefined,
+        policy: undefined,
+        controllerLimit: undefined,
+        slackLimit: undefined,
+        owningTeam: undefined,
+        ldapGroups: undefined,
+        description: undefined,
+        timeouts: undefined,
+        ...rest,
         ...identityInputs(name, "peloton:ResourcePool", opts),
         respoolId: undefined,
         path: undefined,

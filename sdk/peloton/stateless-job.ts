@@ -451,24 +451,23 @@ export class StatelessJob extends DynamicResource {
   declare readonly updatePolicy: pulumi.Output<UpdatePolicy | undefined>;
 
   constructor(name: string, args: StatelessJobArgs, opts?: pulumi.CustomResourceOptions) {
+    const { owner, ...rest } = args;
     super(
       "peloton:StatelessJob",
       name,
       {
-        respoolId: args.respoolId,
-        name: args.name,
-        instanceCount: args.instanceCount,
-        defaultSpec: args.defaultSpec,
-        instanceSpec: args.instanceSpec,
-        sla: args.sla,
-        labels: args.labels,
-        jobOwner: args.owner,
-        owningTeam: args.owningTeam,
-        description: args.description,
-        desiredState: args.desiredState,
-        restartNonce: args.restartNonce,
-        updatePolicy: args.updatePolicy,
-        timeouts: args.timeouts,
+        name: undefined,
+        instanceSpec: undefined,
+        sla: undefined,
+        labels: undefined,
+        owningTeam: undefined,
+        description: undefined,
+        desiredState: undefined,
+        restartNonce: undefined,
+        updatePolicy: undefined,
+        timeouts: undefined,
+        ...rest,
+        jobOwner: owner,
         ...identityInputs(name, "peloton:StatelessJob", opts),
         jobId: undefined,
         version: undefined,

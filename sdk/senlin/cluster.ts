@@ -127,21 +127,22 @@ export class Cluster extends DynamicResource {
   declare readonly profileOnly: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: ClusterArgs, opts?: pulumi.CustomResourceOptions) {
+    const { ...rest } = args;
     super(
       "senlin:Cluster",
       name,
       {
-        name: args.name,
-        profile: args.profile,
-        timeout: args.timeout,
-        metadata: args.metadata,
-        config: args.config,
-        minSize: args.minSize,
-        maxSize: args.maxSize,
-        desiredCapacity: args.desiredCapacity,
-        policies: args.policies,
-        profileOnly: args.profileOnly,
-        timeouts: args.timeouts,
+        name: undefined,
+        timeout: undefined,
+        metadata: undefined,
+        config: undefined,
+        minSize: undefined,
+        maxSize: undefined,
+        desiredCapacity: undefined,
+        policies: undefined,
+        profileOnly: undefined,
+        timeouts: undefined,
+        ...rest,
         ...identityInputs(name, "senlin:Cluster", opts),
         status: undefined,
         statusReason: undefined,

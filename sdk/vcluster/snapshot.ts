@@ -81,18 +81,18 @@ export class Snapshot extends DynamicResource {
   declare readonly includeWorkloads: pulumi.Output<boolean | undefined>;
 
   constructor(name: string, args: SnapshotArgs, opts?: pulumi.CustomResourceOptions) {
+    const { ...rest } = args;
     super(
       "vcluster:Snapshot",
       name,
       {
-        name: args.name,
-        vclusterName: args.vclusterName,
-        namespace: args.namespace,
-        description: args.description,
-        retentionHours: args.retentionHours,
-        labels: args.labels,
-        includeWorkloads: args.includeWorkloads,
-        timeouts: args.timeouts,
+        name: undefined,
+        description: undefined,
+        retentionHours: undefined,
+        labels: undefined,
+        includeWorkloads: undefined,
+        timeouts: undefined,
+        ...rest,
         ...identityInputs(name, "vcluster:Snapshot", opts),
         snapshotId: undefined,
         status: undefined,

@@ -1,6 +1,7 @@
 import { type Client, createClient } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
 import { Cluster } from "../../../proto/gen/cmassh/api_pb";
+import { ClusterformError } from "../../core/errors";
 import { type CallerOptions, type CallOptions, type Caller, createCaller, goneOnRetry } from "../shared/grpc-caller";
 import { fromClusterDetail, fromClusterItem, fromVersionInformation, toCreateClusterMsg, toMachineSpec } from "./mapping";
 import type {
@@ -67,6 +68,27 @@ function onPools(method: string, clusterName: string, pools: readonly string[]):
 }
 
 type Rpcs = Client<typeof Cluster>;
+
+/**
+ * Reads a failed create as what it was. The real cma-ssh answers INTERNAL for every failure to
+ * create a cluster or pool (contracts §1.5): a name Kubernetes refuses, an object that already
+ * exists, a lost API server. "Already exists" becomes ALREADY_EXISTS, so callers can tell an
+ * interrupted create of their own (to adopt) from a failure; any other INTERNAL says that the
+ * platform refused the create and why.
+ */
+function createFailure(err: unknown): never {
+  if (!(err instanceof ClusterformError) || err.code !== "Internal") throw err;
+  const exists = /already exists/i.test(err.platformMessage);
+  throw new ClusterformError({
+    code: exists ? "AlreadyExists" : "Internal",
+    platformCode: err.platformCode,
+    operation: err.operation,
+    platformMessage: exists
+      ? err.platformMessage
+      : `cma-ssh refused the create: ${err.platformMessage} (it reports every create failure, invalid input included, as INTERNAL)`,
+    cause: err,
+  });
+}
 type ClusterMethods = Omit<CmasshClient, "endpoint" | "close" | PoolMethodName>;
 type PoolMethodName = "addNodePool" | "deleteNodePool" | "scaleNodePool";
 
@@ -75,7 +97,7 @@ function clusterMethods(rpc: Rpcs, { once, retried }: Caller): ClusterMethods {
     createCluster: (spec, o) =>
       once(onCluster("CreateCluster", spec.name), o, async (c) =>
         fromClusterItem((await rpc.createCluster(toCreateClusterMsg(spec), c)).cluster),
-      ),
+      ).catch(createFailure),
     getCluster: (name, o) =>
       retried(onCluster("GetCluster", name), o, async (c) => fromClusterDetail((await rpc.getCluster({ name }, c)).cluster)),
     deleteCluster: (name, o) =>
@@ -109,7 +131,7 @@ function poolMethods(rpc: Rpcs, { once, retried }: Caller): Pick<CmasshClient, P
     addNodePool: (clusterName, pools, o) =>
       once(onPools("AddNodePool", clusterName, pools.map((p) => p.name)), o, async (c) => {
         await rpc.addNodePool({ clusterName, workerNodePools: pools.map(toMachineSpec) }, c);
-      }),
+      }).catch(createFailure),
     deleteNodePool: (clusterName, poolNames, o) =>
       retried(
         onPools("DeleteNodePool", clusterName, poolNames),

@@ -5,6 +5,7 @@ import { ClusterformError } from "../../core/errors";
 import type { CallOptions, Caller, Rpc } from "../shared/grpc-caller";
 import { onVCluster } from "./describe";
 import { fromVCluster, isoTime, PHASE_VALUES, toWireSpec } from "./mapping";
+import { wholeSpec } from "./whole-spec";
 import type {
   CreateVClusterInput,
   CreateVClusterResult,
@@ -94,7 +95,14 @@ export function clusterMethods(rpc: Rpcs, { retried }: Caller, requestIdPrefix: 
     updateVCluster: (input, o) =>
       retried(onVCluster("UpdateVCluster", input.namespace, input.name), o, async (c) => {
         const { updateMask, spec, ...rest } = input;
-        const reply = await rpc.updateVCluster({ ...rest, spec: spec && toWireSpec(spec), updateMask: updateMask && { paths: updateMask } }, c);
+        // With a mask naming spec fields, the whole spec travels (see wholeSpec): correct both on a
+        // server that honours the mask and on one that ignores it, as the reference server does.
+        const masksSpec = (updateMask ?? []).some((p) => p.startsWith("spec."));
+        const live = spec && masksSpec ? (await rpc.getVCluster({ name: input.name, namespace: input.namespace }, c)).vcluster?.spec : undefined;
+        // A mask naming no spec field sends no spec: a server ignoring the mask would take a spec
+        // sent as a whole new one.
+        const wire = !spec || (updateMask && !masksSpec) ? undefined : masksSpec ? wholeSpec(live, toWireSpec(spec), updateMask ?? []) : toWireSpec(spec);
+        const reply = await rpc.updateVCluster({ ...rest, spec: wire, updateMask: updateMask && { paths: updateMask } }, c);
         return fromVCluster(reply.vcluster);
       }),
     deleteVCluster: (input, o) =>

@@ -48,7 +48,11 @@ export const clusterKind = defineKind({
     kubeconfig: { type: { kind: "string" }, description: "Admin kubeconfig of the cluster.", secret: true },
   },
   timeouts: { create: "30m", update: "45m", delete: "30m" },
-  importId: { shape: "<cluster name>", example: "prod" },
+  importId: {
+    shape: "the cluster name (a DNS-1123 label)",
+    example: "prod-eu",
+    unreported: ["kubernetesVersion", "controlPlane"],
+  },
 });
 
 /** Validated inputs of a cma-ssh cluster. */

@@ -32,7 +32,11 @@ export const nodePoolKind = defineKind({
     clusterStatus: { type: { kind: "string" }, description: "The status of the pool's cluster when the last operation ended." },
   },
   timeouts: { create: "20m", update: "20m", delete: "20m" },
-  importId: { shape: "<cluster>/<pool>", example: "prod/workers" },
+  importId: {
+    shape: "`<cluster name>/<pool name>` (two DNS-1123 labels)",
+    example: "prod-eu/general",
+    unreported: ["instanceType", "count", "labels"],
+  },
 });
 
 /** Validated inputs of a cma-ssh node pool. */

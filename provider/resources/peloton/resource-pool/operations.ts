@@ -39,7 +39,8 @@ export function toPoolSpec(inputs: ResourcePoolInputs, parent: string): Resource
   };
 }
 
-function outputsOf(info: ResourcePoolInfo): Props {
+/** The outputs create and read record of a pool. */
+export function outputsOf(info: ResourcePoolInfo): Props {
   return {
     path: info.path?.value ?? "",
     parentId: info.parent?.value ?? "",

@@ -141,6 +141,11 @@ export const resourcePoolKind = defineKind({
     },
   },
   timeouts: { create: "5m", update: "5m", delete: "10m" },
+  importId: {
+    shape: "the resource pool id (a UUID)",
+    example: "7d2c1f7e-0b6a-8c3d-9e4f-5a6b7c8d9e0f",
+    unreported: [],
+  },
 });
 
 /** Validated inputs of a resource pool. */

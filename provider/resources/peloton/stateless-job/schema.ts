@@ -160,6 +160,11 @@ export const statelessJobKind = defineKind({
     },
   },
   timeouts: { create: "30m", update: "1h", delete: "30m" },
+  importId: {
+    shape: "the job id (a UUID)",
+    example: "3f1e2d3c-4b5a-8697-a8b9-c0d1e2f3a4b5",
+    unreported: ["updatePolicy", "restartNonce"],
+  },
 });
 
 /** Validated inputs of a stateless job. */

@@ -18,7 +18,8 @@ type Inputs = ClusterInputs & Props;
 
 const q = JSON.stringify;
 
-function outputsOf(cluster: Cluster): Props {
+/** The outputs create and read record of a cluster. */
+export function outputsOf(cluster: Cluster): Props {
   return {
     status: cluster.status,
     statusReason: cluster.statusReason,

@@ -13,7 +13,8 @@ import { SNAPSHOT_TIMEOUTS, type SnapshotInputs } from "./schema";
 type Props = Record<string, unknown>;
 type Inputs = SnapshotInputs & Props;
 
-function outputsOf(s: SnapshotState): Props {
+/** The outputs create and read record of a snapshot. */
+export function outputsOf(s: SnapshotState): Props {
   return { snapshotId: s.id, status: s.status, vclusterId: s.vclusterId, sizeBytes: s.sizeBytes, storageUri: s.storageUri, expireTime: s.expireTime };
 }
 

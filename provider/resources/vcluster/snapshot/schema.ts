@@ -50,6 +50,11 @@ export const snapshotKind = defineKind({
     expireTime: { type: { kind: "string" }, description: "ISO 8601; empty when kept until deleted." },
   },
   timeouts: { create: "20m", update: "20m", delete: "10m" },
+  importId: {
+    shape: "the snapshot id the platform reports (e.g. GetSnapshot's `id`)",
+    example: "snap-1700000002-1",
+    unreported: ["includeWorkloads"],
+  },
 });
 
 /** Validated inputs of a snapshot. */

@@ -159,6 +159,11 @@ export const vclusterKind = defineKind({
     },
   },
   timeouts: { create: "20m", update: "20m", delete: "15m" },
+  importId: {
+    shape: "the vcluster id the platform reports (e.g. GetVCluster's `id`)",
+    example: "vc-1700000001-1",
+    unreported: ["restoreFrom"],
+  },
 });
 
 /** Validated inputs of a vcluster. */
