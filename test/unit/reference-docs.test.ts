@@ -93,10 +93,13 @@ describe("reference docs from the package schema", () => {
       s.resources!["clusterform:cmassh:NodePool"].description = "A pool.\n\n## Import\n\nThe import id is `<cluster>:<pool>`.";
     });
     const text = page(schema, "cmassh-node-pool.md");
-    expect(text).toContain("pulumi import clusterform:cmassh:NodePool node-pool '<cluster>:<pool>'");
+    expect(text).toContain("Import id: `<cluster>:<pool>`.");
     // The description's own Import section is not repeated above the page's.
     expect(text.match(/## Import/g)).toHaveLength(1);
-    expect(page(load(fixture), "cmassh-node-pool.md")).toContain("pulumi import clusterform:cmassh:NodePool node-pool 'prod/workers'");
+    const annotated = page(load(fixture), "cmassh-node-pool.md");
+    expect(annotated).toContain("Import id: `<cluster>/<pool>`, for example `prod/workers`.");
+    expect(annotated).toContain("pulumi import clusterform:cmassh:NodePool node-pool 'prod/workers'");
+    expect(annotated).toContain("write them in the program: `instanceType`, `labels`.");
   });
 
   it("builds example values of referenced object and enum types", () => {

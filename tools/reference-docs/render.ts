@@ -31,7 +31,8 @@ export interface ClusterformExtension {
   /** `update`: changed in place; `replace`: a new object; `ignore`: no platform call at all. */
   kind?: "update" | "replace" | "ignore";
   operation?: string;
-  importId?: { shape: string; example?: string };
+  /** The import id: its shape in words, an example, the inputs the platform cannot report. */
+  importId?: { shape: string; example?: string; unreported?: string[] };
   timeouts?: Record<string, string>;
   /** A value the examples use for a required input instead of one derived from its type. */
   example?: unknown;
@@ -105,6 +106,9 @@ export function pageFile(token: string): string {
   return `${module}-${kebab(kind)}.md`;
 }
 
+/** Pulumi's own types (`pulumi.json#/Any`, `/Archive`, `/Asset`), referenced by this prefix. */
+const BUILTIN = "pulumi.json#/";
+
 /** The type's name in a referenced type token (`#/types/clusterform:cmassh:Taint` gives `Taint`). */
 function refName(ref: string): string {
   return ref.slice(ref.lastIndexOf(":") + 1);
@@ -119,6 +123,7 @@ function lookupRef(schema: PackageSpec, ref: string): TypeSpec {
 
 /** How a property's type reads in a table. */
 function typeText(p: PropertySpec): string {
+  if (p.$ref?.startsWith(BUILTIN)) return p.$ref.slice(BUILTIN.length).toLowerCase();
   if (p.$ref) return refName(p.$ref);
   if (p.type === "array") return `list of ${p.items ? typeText(p.items) : "any"}`;
   if (p.type === "object") return `map of ${p.additionalProperties ? typeText(p.additionalProperties) : "any"}`;
@@ -163,14 +168,14 @@ function defaultText(p: PropertySpec): string {
 
 /** A description without the sentence the default column shows. */
 function withoutDefault(p: PropertySpec): string {
-  return p.default === undefined ? (p.description ?? "").replace(DEFAULT_SENTENCE, "") : (p.description ?? "");
+  return (p.description ?? "").replace(DEFAULT_SENTENCE, "");
 }
 
 /** The import id: the resource's annotation, or the "import id is `...`" of its description. */
-function importId(resource: ResourceSpec): { shape: string; example?: string } | undefined {
+function importId(resource: ResourceSpec): ClusterformExtension["importId"] {
   const annotated = clusterform(resource).importId;
   if (annotated) return annotated;
-  const shape = /import id(?: is|:)\s*`([^`]+)`/i.exec(resource.description ?? "")?.[1];
+  const shape = /import id(?: is|:)\s*(`[^`]+`)/i.exec(resource.description ?? "")?.[1];
   return shape ? { shape } : undefined;
 }
 
@@ -203,6 +208,7 @@ function exampleOf(schema: PackageSpec, name: string, p: PropertySpec, depth = 0
   if (given !== undefined && p.type && p.type in SCALAR_EXAMPLES) {
     return { kind: p.type as "string", value: given as string };
   }
+  if (p.$ref?.startsWith(BUILTIN)) return SCALAR_EXAMPLES.string(name);
   if (p.$ref) {
     const type = lookupRef(schema, p.$ref);
     if (type.enum) return { kind: "enum", type: refName(p.$ref), value: type.enum[0].value };
@@ -458,7 +464,7 @@ function outputsTable(resource: ResourceSpec): string {
       `\`${name}\``,
       typeText(p),
       p.secret || inputs[name]?.secret ? "yes" : "",
-      cell(p.description ?? inputs[name]?.description ?? ""),
+      cell(withoutDefault(p.description ? p : (inputs[name] ?? {}))),
     ].join(" | "),
   );
   return [
@@ -476,14 +482,18 @@ function importSection(token: string, resource: ResourceSpec): string {
   const id = importId(resource);
   const { kind } = splitToken(token);
   if (!id) return ["## Import", "", "The schema names no import id for this resource."].join("\n");
+  const unreported = id.unreported?.length
+    ? `Inputs the platform does not report, so the import cannot record them: write them in the program: ${id.unreported.map((f) => `\`${f}\``).join(", ")}.`
+    : id.unreported
+      ? "The platform reports every input."
+      : "";
   return [
     "## Import",
     "",
-    `Import id: \`${id.shape}\`${id.example ? `, for example \`${id.example}\`` : ""}.`,
+    `Import id: ${id.shape}${id.example ? `, for example \`${id.example}\`` : ""}.`,
     "",
-    "```sh",
-    `pulumi import ${token} ${kebab(kind)} '${id.example ?? id.shape}'`,
-    "```",
+    ...(id.example ? ["```sh", `pulumi import ${token} ${kebab(kind)} '${id.example}'`, "```", ""] : []),
+    unreported,
   ].join("\n");
 }
 
