@@ -201,20 +201,21 @@ cf_setup_pulumi() {
   cf_log "pulumi: $(pulumi version) at $CF_PULUMI_BIN"
 }
 
-# Steps: node, deps (npm ci + build), pulumi, go-clients, opentofu, kubernetes, openstack. No argument means all of them, in that order.
+# Steps: node, deps (npm ci + build), pulumi, go-clients, languages, opentofu, kubernetes, openstack. No argument means all of them, in that order.
 cf_setup() {
   local start=$SECONDS step
-  [ $# -gt 0 ] || set -- node deps pulumi go-clients opentofu kubernetes openstack
+  [ $# -gt 0 ] || set -- node deps pulumi go-clients languages opentofu kubernetes openstack
   for step in "$@"; do
     case "$step" in
     node) cf_setup_node ;;
     deps) cf_setup_npm ;;
     pulumi) cf_setup_pulumi ;;
     go-clients) . "$CF_ROOT/scripts/setup/go-clients.sh" ;; # the Go test clients of test/go-clients
+    languages) . "$CF_ROOT/scripts/setup/languages.sh" ;; # YAML and Go hosts, Go SDK, tools/sdkgen (after pulumi)
     opentofu) . "$CF_ROOT/scripts/setup/opentofu.sh" && cf_setup_opentofu ;; # OpenTofu for the Terraform provider's tests
     kubernetes) . "$CF_ROOT/scripts/setup/kubernetes.sh" ;; # kube-apiserver and kine behind --kubernetes (after pulumi)
     openstack) . "$CF_ROOT/scripts/setup/openstack-clients.sh" ;; # the distribution's OpenStack clients, for the Senlin tests
-    *) cf_fail "unknown set-up step '$step'" "use node, deps, pulumi, go-clients, opentofu, kubernetes or openstack" ;;
+    *) cf_fail "unknown set-up step '$step'" "use node, deps, pulumi, go-clients, languages, opentofu, kubernetes or openstack" ;;
     esac
   done
   cf_log "ready in $((SECONDS - start)) s"

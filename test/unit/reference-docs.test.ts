@@ -1,0 +1,150 @@
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { type PackageSpec, renderReference } from "../../tools/reference-docs/render";
+import { repoRoot } from "../harness/paths";
+
+const fixture = path.join(repoRoot(), "test", "fixtures", "schema", "nodepool-schema.json");
+
+/** Each schema with the folder its committed reference pages live in. */
+const COMMITTED: { schema: string; folder: string }[] = [
+  { schema: fixture, folder: path.join(repoRoot(), "test", "fixtures", "schema", "reference") },
+  { schema: path.join(repoRoot(), "schema.json"), folder: path.join(repoRoot(), "docs", "reference") },
+];
+
+function load(file: string): PackageSpec {
+  return JSON.parse(readFileSync(file, "utf8"));
+}
+
+/** The fixture with one change made to a copy of it. */
+function variant(change: (s: PackageSpec) => void): PackageSpec {
+  const s = load(fixture);
+  change(s);
+  return s;
+}
+
+function page(schema: PackageSpec, file: string): string {
+  const found = renderReference(schema).find((p) => p.file === file);
+  if (!found) throw new Error(`no page ${file}`);
+  return found.text;
+}
+
+/** The inputs table row of one input, as its cells. */
+function inputRow(text: string, input: string): string[] {
+  const line = text.split("\n").find((l) => l.startsWith(`| \`${input}\` |`));
+  if (!line) throw new Error(`no row for ${input}`);
+  return line.split(" | ").map((c) => c.replace(/^\| |\s*\|$/g, "").trim());
+}
+
+const cli = path.join(repoRoot(), "tools", "reference-docs", "cli.mjs");
+
+describe("reference docs from the package schema", () => {
+  it.each(COMMITTED)("the committed pages in $folder are what the generator writes", ({ schema, folder }) => {
+    const pages = renderReference(load(schema));
+    const committed = readdirSync(folder).filter((f) => f.endsWith(".md")).sort();
+    expect(committed).toEqual(pages.map((p) => p.file).sort());
+    for (const p of pages) expect(readFileSync(path.join(folder, p.file), "utf8"), p.file).toBe(p.text);
+  });
+
+  it("gives each input its change policy: replace, or in place by the platform operation", () => {
+    const text = page(load(fixture), "cmassh-node-pool.md");
+    // | input | type | required | default | secret | on change | description |
+    expect(inputRow(text, "clusterName").slice(1, 6)).toEqual(["string", "yes", "", "", "replace"]);
+    expect(inputRow(text, "instanceType").slice(1, 6)).toEqual(["string", "no", '`"standard-2"`', "", "replace"]);
+    expect(inputRow(text, "count")[5]).toBe("in place (`ScaleNodePool`)");
+    // The default written in the description moves to the default column.
+    expect(inputRow(text, "labels")).toEqual(["`labels`", "map of string", "no", "{}", "", "in place (`UpdateNodePoolLabels`)", "Kubernetes labels set on every node."]);
+    const ignored = variant((s) => {
+      s.resources!["clusterform:cmassh:NodePool"].inputProperties!.count.language = { clusterform: { kind: "ignore" } };
+    });
+    expect(inputRow(page(ignored, "cmassh-node-pool.md"), "count")[5]).toBe("no platform call");
+    const unannotated = variant((s) => {
+      const pool = s.resources!["clusterform:cmassh:NodePool"];
+      delete pool.inputProperties!.count.language;
+      delete pool.inputProperties!.clusterName.language;
+    });
+    expect(inputRow(page(unannotated, "cmassh-node-pool.md"), "count")[5]).toBe("decided by the provider");
+    // Pulumi's own flag (on the output property) still says replace.
+    expect(inputRow(page(unannotated, "cmassh-node-pool.md"), "clusterName")[5]).toBe("replace");
+  });
+
+  it("marks secret inputs and reads them from the stack configuration in every example", () => {
+    const schema = variant((s) => {
+      const pool = s.resources!["clusterform:cmassh:NodePool"];
+      pool.inputProperties!.sshKey = { type: "string", secret: true, description: "Key for the nodes." };
+      pool.requiredInputs!.push("sshKey");
+    });
+    const text = page(schema, "cmassh-node-pool.md");
+    expect(inputRow(text, "sshKey")[4]).toBe("yes");
+    expect(text).toContain('sshKey: config.requireSecret("sshKey"),');
+    expect(text).toContain("config:\n  sshKey:\n    type: string\n    secret: true");
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Pulumi YAML's interpolation, not a template
+    expect(text).toContain("sshKey: ${sshKey}");
+    expect(text).toContain('SshKey:      cfg.RequireSecret("sshKey"),');
+    expect(page(schema, "provider.md")).toMatch(/\| `clusterform:cmasshToken` \| string \| {2}\| yes \|/);
+  });
+
+  it("takes the import id from the description when the resource carries no annotation", () => {
+    const schema = variant((s) => {
+      delete s.resources!["clusterform:cmassh:NodePool"].language;
+      s.resources!["clusterform:cmassh:NodePool"].description = "A pool.\n\n## Import\n\nThe import id is `<cluster>:<pool>`.";
+    });
+    const text = page(schema, "cmassh-node-pool.md");
+    expect(text).toContain("Import id: `<cluster>:<pool>`.");
+    // The description's own Import section is not repeated above the page's.
+    expect(text.match(/## Import/g)).toHaveLength(1);
+    const annotated = page(load(fixture), "cmassh-node-pool.md");
+    expect(annotated).toContain("Import id: `<cluster>/<pool>`, for example `prod/workers`.");
+    expect(annotated).toContain("pulumi import clusterform:cmassh:NodePool node-pool 'prod/workers'");
+    expect(annotated).toContain("write them in the program: `instanceType`, `labels`.");
+  });
+
+  it("builds example values of referenced object and enum types", () => {
+    const schema = variant((s) => {
+      s.types = {
+        "clusterform:cmassh:Taint": {
+          type: "object",
+          properties: { key: { type: "string" }, effect: { $ref: "#/types/clusterform:cmassh:Effect" } },
+          required: ["key", "effect"],
+        },
+        "clusterform:cmassh:Effect": { type: "string", enum: [{ value: "NoSchedule" }, { value: "NoExecute" }] },
+      };
+      const pool = s.resources!["clusterform:cmassh:NodePool"];
+      pool.inputProperties!.taints = { type: "array", items: { $ref: "#/types/clusterform:cmassh:Taint" } };
+      pool.requiredInputs!.push("taints");
+    });
+    const text = page(schema, "cmassh-node-pool.md");
+    expect(inputRow(text, "taints")[1]).toBe("list of Taint");
+    expect(text).toContain('cmassh.TaintArray{&cmassh.TaintArgs{\n\t\t\t\tKey:    pulumi.String("my-key"),\n\t\t\t\tEffect: cmassh.Effect("NoSchedule"),');
+    const yamlBlock = /```yaml\n([\s\S]*?)```/.exec(text)![1];
+    expect(parse(yamlBlock).resources["node-pool"].properties.taints).toEqual([{ key: "my-key", effect: "NoSchedule" }]);
+  });
+
+  it("fails naming the token or reference that does not fit", () => {
+    expect(() => renderReference(variant((s) => (s.resources = { "clusterform:NodePool": {} })))).toThrow(
+      "resource token 'clusterform:NodePool': expected <package>:<module>:<Kind>",
+    );
+    const dangling = variant((s) => {
+      const pool = s.resources!["clusterform:cmassh:NodePool"];
+      pool.inputProperties!.clusterName = { $ref: "#/types/clusterform:cmassh:Missing" };
+    });
+    expect(() => renderReference(dangling)).toThrow("type reference '#/types/clusterform:cmassh:Missing'");
+  });
+
+  it("--check names a page that differs and one left over, and writing makes the folder pass", () => {
+    const folder = mkdtempSync(path.join(tmpdir(), "cf-ref-"));
+    cpSync(COMMITTED[0].folder, folder, { recursive: true });
+    const run = (...args: string[]) => spawnSync(process.execPath, [cli, fixture, folder, ...args], { encoding: "utf8" });
+    expect(run("--check").status).toBe(0);
+    writeFileSync(path.join(folder, "cmassh-node-pool.md"), "edited by hand\n");
+    writeFileSync(path.join(folder, "cmassh-old-kind.md"), "a removed resource\n");
+    const failed = run("--check");
+    expect(failed.status).toBe(1);
+    expect(failed.stderr).toContain("cmassh-node-pool.md, cmassh-old-kind.md");
+    expect(run().status).toBe(0);
+    expect(run("--check").status).toBe(0);
+  });
+});
