@@ -11,3 +11,20 @@ export function plannedCalls(step: StepRecord | undefined): string[] {
   const plan = planChange({ type: step.type, op: step.op, id: step.id, olds: step.olds, news: step.news });
   return (plan?.operations ?? []).map((o) => `${o.call} ${o.target ?? "?"}`);
 }
+
+/**
+ * The change step of the resource `name` in a preview: the `replace` step of a replacement (the
+ * engine shows it as three steps), else its one changing step.
+ */
+export function previewStep(steps: StepRecord[], name: string): StepRecord | undefined {
+  const mine = steps.filter((s) => s.name === name && s.op !== "same");
+  return mine.find((s) => s.op === "replace") ?? mine[0];
+}
+
+/**
+ * The audit's calls (`Call target`) with each target the plan could not know before the `up` (a
+ * new object's id, planned as `?`) masked the same way, so the two lists compare call for call.
+ */
+export function maskUnplanned(planned: readonly string[], actual: readonly string[]): string[] {
+  return actual.map((call, i) => (planned[i]?.endsWith(" ?") && planned[i].split(" ")[0] === call.split(" ")[0] ? `${call.split(" ")[0]} ?` : call));
+}
