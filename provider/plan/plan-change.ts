@@ -20,6 +20,8 @@ export interface ResourceChange {
 
 /** What a change will do on the platform. */
 export interface ChangePlan {
+  /** The kind's type, e.g. `cmassh:NodePool`. */
+  kind: string;
   /** The platform calls, in order. */
   operations: PlannedOperation[];
   /** For a replacement: which object goes first. */
@@ -42,20 +44,21 @@ export function planChange(change: ResourceChange): ChangePlan | undefined {
   const { kind, planner } = found;
   const olds = change.olds ?? {};
   const news = change.news ?? {};
+  const type = kind.type;
   switch (change.op) {
     case "create":
-      return { operations: planner.create(news) };
+      return { kind: type, operations: planner.create(news) };
     case "delete":
     case "discard":
-      return { operations: planner.delete(olds, change.id) };
+      return { kind: type, operations: planner.delete(olds, change.id) };
     case "update":
-      return { operations: planner.update(olds, news, planDiff(kind.policies, olds, news), change.id) };
+      return { kind: type, operations: planner.update(olds, news, planDiff(kind.policies, olds, news), change.id) };
     default: {
-      if (!REPLACE_OPS.has(change.op)) return { operations: [] };
+      if (!REPLACE_OPS.has(change.op)) return { kind: type, operations: [] };
       const order = news.deleteBeforeReplace === false ? "create-first" : "delete-first";
       const [gone, made] = [planner.delete(olds, change.id), planner.create(news)];
       const replaces = planDiff(kind.policies, olds, news).replaces;
-      return { operations: order === "delete-first" ? [...gone, ...made] : [...made, ...gone], order, replaces };
+      return { kind: type, operations: order === "delete-first" ? [...gone, ...made] : [...made, ...gone], order, replaces };
     }
   }
 }

@@ -35,7 +35,7 @@ export function buildReport(changes: readonly ReadChange[], errors: readonly str
     const disruptions = [...new Set(operations.flatMap((o) => o.disruptions ?? []))];
     // A step the planner does not know still deletes something when the engine deletes or replaces it.
     if (!plan && (c.op === "delete" || c.op === "replace")) disruptions.push("deletes");
-    return { urn: c.address, name: c.name, type: c.type, op: c.op, operations, known: plan !== undefined, order: plan?.order, replaces: plan?.replaces, disruptions };
+    return { urn: c.address, name: c.name, type: plan?.kind ?? c.type, op: c.op, operations, known: plan !== undefined, order: plan?.order, replaces: plan?.replaces, disruptions };
   });
   const disruptive = resources.filter((r) => isDisruptive(r)).length;
   return { resources, errors: [...errors], summary: { changed: resources.length, disruptive, operations: resources.reduce((n, r) => n + r.operations.length, 0) } };
@@ -73,6 +73,7 @@ export function renderText(report: PlanReport): string {
   for (const r of report.resources) {
     lines.push(`${isDisruptive(r) ? "!" : " "} ${heading(r)}`);
     if (!r.known) lines.push("      (not a Clusterform resource: no platform plan)");
+    else if (r.operations.length === 0) lines.push("      (no platform call: only the stack's state changes)");
     r.operations.forEach((o, i) => {
       lines.push(`    ${i + 1}. ${o.call}${o.target ? ` ${o.target}` : ""}: ${o.summary}${flags(o.disruptions)}`);
       const args = argText(o.args);
