@@ -67,7 +67,7 @@ describe("examples/ci/plan.sh: the operations plan of a real preview, as Markdow
     await t.configure({ pools: { work: { count: 5 } } });
     const { code, markdown } = await runScript();
     expect(code).toBe(2);
-    expect(markdown).toContain("| | `work` cyclecloud:NodePool | update | 1. `CreateNodes demo` adds 2 node(s) to nodearray execute (3 -> 5) |");
+    expect(markdown).toContain("|  | `work` cyclecloud:NodePool | update | 1. `CreateNodes demo` adds 2 node(s) to nodearray execute (3 -> 5) |");
     expect(markdown).not.toContain("⚠️");
   });
 });
