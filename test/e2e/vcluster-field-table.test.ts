@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestStack, type TestStack } from "../harness/cmassh-stack";
 import { changingSteps, type RunResult, type StepRecord } from "../harness/engine";
 import type { AuditEntry } from "../harness/local-plane";
+import { maskUnplanned, plannedCalls } from "../harness/planned";
 
 const READS = new Set(["GetVCluster", "ListVClusters", "WatchVCluster", "GetSnapshot", "ListSnapshots", "GetVClusterKubeconfig"]);
 const writes = (entries: AuditEntry[]) => entries.filter((e) => e.api === "vcluster" && !READS.has(e.operation));
@@ -245,6 +246,9 @@ describe("vcluster: each input field maps to the platform's own operation", () =
     const calls = result.calls.filter((c) => c.lane === lane).map((c) => c.call).filter((c) => row.resource === "snap" || !/Snapshot/.test(c));
     const view: LaneView = { at: (namespace, objectName) => `${namespace}/${laneName(objectName, lane)}`, snapshotId: result.before[lane].snapshotId };
     expect(calls).toEqual(row.calls(view));
+    // The operations plan of the previewed change is exactly what the up did (issue 18).
+    const planned = plannedCalls(step);
+    expect(planned).toEqual(maskUnplanned(planned, calls));
     expect(result.masks.filter((m) => laneOfName(m.name) === undefined)).toEqual([]);
     expect(result.masks.filter((m) => laneOfName(m.name) === lane).map((m) => m.paths)).toEqual(row.masks ?? []);
   });

@@ -27,6 +27,12 @@ export interface StepRecord {
   /** Properties that forced a replacement. */
   replaceKeys: string[];
   failed: boolean;
+  /** The object's id before the step, when it existed. */
+  id?: string;
+  /** The old state's outputs (a dynamic resource's outputs hold its inputs too). */
+  olds?: Record<string, unknown>;
+  /** The new inputs, as the provider's check returned them. */
+  news?: Record<string, unknown>;
 }
 
 /** What one engine operation did. */
@@ -252,6 +258,9 @@ class StepCollector {
         diffs: pre.diffs?.length ? pre.diffs : changedInputs(pre.old?.inputs, pre.new?.inputs),
         replaceKeys: pre.keys ?? [],
         failed: false,
+        id: pre.old?.id || undefined,
+        olds: pre.old?.outputs,
+        news: pre.new?.inputs,
       });
     }
     const failed = event.resOpFailedEvent?.metadata;

@@ -12,6 +12,7 @@ import { mutateJob } from "./mutate";
 import { poolOf, type RolloutContext, restart, rollTo, setRunState, specOpaque } from "./rollout";
 import { JOB_TIMEOUTS, type StatelessJobInputs, statelessJobPolicies } from "./schema";
 import { waitForJobGone, waitForJobState, waitForWorkflow } from "./wait";
+import { statelessJobPlanner } from "./plan";
 
 type Props = Record<string, unknown>;
 const q = JSON.stringify;
@@ -118,20 +119,21 @@ export const statelessJobOperations: ResourceOperations<StatelessJobInputs> = {
   async update(ctx, id, olds, news, plan) {
     const deadline = deadlineFor(news, "update", JOB_TIMEOUTS);
     const rc = await rolloutContext(ctx, id, deadline);
-    const changed = new Set(plan.updates.map((u) => u.field));
     // Nothing changed: the engine retries a create or update that failed; converge again.
     const retrying = plan.updates.length === 0;
     const goal = news.desiredState ?? "RUNNING";
-    const wasGoal = (olds.desiredState as string | undefined) ?? "RUNNING";
     const applied = new Set<string>();
+    // The calls the operations plan lists (the preview's report shows the same list), in its
+    // order; a retry (nothing changed) converges the configuration and the run state again.
+    const planned = new Set(statelessJobPlanner.update(olds, news, plan, id).map((o) => o.call));
     try {
-      if (goal === "RUNNING" && wasGoal === "KILLED") await setRunState(rc, news, "RUNNING");
+      if (planned.has("StartJob")) await setRunState(rc, news, "RUNNING");
       if (goal === "RUNNING") applied.add("desiredState");
-      if (retrying || CONFIG_FIELDS.some((f) => changed.has(f))) await rollTo(rc, news, goal === "RUNNING");
+      if (retrying || planned.has("ReplaceJob")) await rollTo(rc, news, goal === "RUNNING");
       applied.add("config");
-      if (changed.has("restartNonce") && news.restartNonce !== undefined && goal === "RUNNING") await restart(rc, news);
+      if (planned.has("RestartJob")) await restart(rc, news);
       applied.add("restartNonce");
-      if (goal === "KILLED" && (wasGoal !== "KILLED" || retrying)) await setRunState(rc, news, "KILLED");
+      if (planned.has("StopJob") || (retrying && goal === "KILLED")) await setRunState(rc, news, "KILLED");
       applied.add("desiredState");
       return await outputsNow(ctx, id, deadline);
     } catch (err) {

@@ -12,6 +12,7 @@ import { senlinClient } from "../client";
 import { type ActionRun, runAction, startAction, waitForAction } from "./actions";
 import { type PolicyChanges, liveBindings, planPolicies } from "./policy-set";
 import { CLUSTER_TIMEOUTS, type ClusterInputs, DEFAULT_TIMEOUT_SECONDS, OWNER_KEY, type PolicyBinding } from "./schema";
+import { clusterPlanner } from "./plan";
 
 type Props = Record<string, unknown>;
 type Inputs = ClusterInputs & Props;
@@ -210,7 +211,9 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
   async update(ctx, id, olds, news, plan) {
     const client = await senlinClient(ctx.config);
     const run = runFor(ctx, client, deadlineFor(news, "update", CLUSTER_TIMEOUTS));
-    const operations = new Set(plan.updates.map((u) => u.operation));
+    // The calls the operations plan lists (the preview's report shows the same list), in its order.
+    const planned = clusterPlanner.update(olds, news, plan, id).map((o) => o.call);
+    const operations = new Set(planned);
     // What the stack records if a step fails: the old inputs with every step that landed.
     let applied: Props = { ...olds };
     const done = new Map(((olds.policies ?? []) as PolicyBinding[]).map((b) => [b.policy, b.enabled]));
@@ -224,7 +227,7 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
         await runAction(run, `ResizeCluster cluster ${q(id)}`, () => client.resizeCluster(id, params, { deadline: run.deadline }));
         applied = { ...applied, ...pick(news, RESIZED) };
       }
-      if (operations.has("ClusterPolicies")) {
+      if (planned.some((call) => call.endsWith("ClusterPolicy"))) {
         await applyPolicies(run, id, planPolicies(asBindings(done), (news.policies ?? []) as PolicyBinding[]), done);
       }
       return await settle(ctx, client, id, run.deadline);

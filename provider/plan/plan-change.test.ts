@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { UNKNOWN } from "../core/unknown";
+import { planChange } from "./plan-change";
+
+const calls = (type: string, op: string, olds: Record<string, unknown> | undefined, news: Record<string, unknown> | undefined, id?: string) =>
+  (planChange({ type: `pulumi-nodejs:dynamic/${type}`, op, id, olds, news })?.operations ?? []).map((o) => ({ call: o.call, target: o.target, args: o.args, disruptions: o.disruptions ?? [] }));
+
+const pool = { clusterName: "demo", nodearray: "execute", owner: "o1", resourceName: "p" };
+
+describe("planChange: each kind's platform calls from old state and new inputs", () => {
+  it("cyclecloud: a lower count removes the newest nodes by name; a higher one adds the difference", () => {
+    const olds = { ...pool, count: 4, nodeNames: ["execute-1", "execute-2", "execute-3", "execute-4"], coresPerNode: 2 };
+    expect(calls("cyclecloud:NodePool", "update", olds, { ...pool, count: 1 }, "id")).toEqual([
+      { call: "RemoveNodes", target: "demo", args: { names: ["execute-4", "execute-3", "execute-2"] }, disruptions: ["capacity-removed"] },
+    ]);
+    expect(calls("cyclecloud:NodePool", "update", olds, { ...pool, coreCount: 11 }, "id")).toEqual([
+      { call: "CreateNodes", target: "demo", args: { count: 2, nodearray: "execute", machineType: undefined }, disruptions: [] },
+    ]);
+  });
+
+  it("cyclecloud: a count unknown at preview is flagged, not guessed", () => {
+    const [only] = calls("cyclecloud:NodePool", "update", { ...pool, count: 2, nodeNames: ["a", "b"] }, { ...pool, count: UNKNOWN }, "id");
+    expect(only.disruptions).toContain("unknown-values");
+  });
+
+  it("a replacement deletes first by default and creates first under deleteBeforeReplace: false", () => {
+    const olds = { ...pool, count: 1, nodeNames: ["execute-1"] };
+    const news = { ...pool, count: 1, machineType: "F4" };
+    expect(calls("cyclecloud:NodePool", "replace", olds, news, "id").map((c) => c.call)).toEqual(["RemoveNodes", "CreateNodes"]);
+    expect(calls("cyclecloud:NodePool", "replace", olds, { ...news, deleteBeforeReplace: false }, "id").map((c) => c.call)).toEqual(["CreateNodes", "RemoveNodes"]);
+    const plan = planChange({ type: "pulumi-nodejs:dynamic/cyclecloud:NodePool", op: "replace", id: "id", olds, news });
+    expect([plan?.order, plan?.replaces]).toEqual(["delete-first", ["machineType"]]);
+  });
+
+  it("cma-ssh: a version change checks the offer, then upgrades", () => {
+    const c = { name: "c1", kubernetesVersion: "1.30.10", owner: "o", resourceName: "c" };
+    expect(calls("cmassh:Cluster", "update", c, { ...c, kubernetesVersion: "1.31.2" }, "c1")).toEqual([
+      { call: "GetUpgradeClusterInformation", target: "c1", args: { version: "1.31.2" }, disruptions: [] },
+      { call: "UpgradeCluster", target: "c1", args: { from: "1.30.10", to: "1.31.2" }, disruptions: ["upgrade"] },
+    ]);
+  });
+
+  it("senlin: PATCH, resize, then policies, each once", () => {
+    const c = { profile: "p", minSize: 1, desiredCapacity: 3, maxSize: 5, policies: [{ policy: "a", enabled: true }], owner: "o", resourceName: "s" };
+    const news = { ...c, name: "web", desiredCapacity: 1, policies: [{ policy: "b", enabled: true }] };
+    expect(calls("senlin:Cluster", "update", c, news, "sid").map((x) => [x.call, x.target, x.disruptions])).toEqual([
+      ["UpdateCluster", "sid", []],
+      ["ResizeCluster", "sid", ["capacity-removed"]],
+      ["DetachClusterPolicy", "sid", []],
+      ["AttachClusterPolicy", "sid", []],
+    ]);
+  });
+
+  it("peloton: a new image is a rolling update in batches; a stop is flagged", () => {
+    const job = { respoolId: "rp", instanceCount: 40, defaultSpec: { containers: [{ name: "w", image: "a:1" }] }, updatePolicy: { batchSize: 2 }, owner: "o", resourceName: "j" };
+    const [roll] = planChange({ type: "pulumi-nodejs:dynamic/peloton:StatelessJob", op: "update", id: "j1", olds: job, news: { ...job, defaultSpec: { containers: [{ name: "w", image: "a:2" }] } } })?.operations ?? [];
+    expect([roll.call, roll.args.batchSize, roll.disruptions, roll.summary]).toEqual(["ReplaceJob", 2, ["restarts"], "rolling update of 40 instance(s) in batches of 2 (20 batch(es)): defaultSpec"]);
+    expect(calls("peloton:StatelessJob", "update", job, { ...job, desiredState: "KILLED" }, "j1").map((x) => [x.call, x.disruptions])).toEqual([["StopJob", ["capacity-removed"]]]);
+  });
+
+  it("a resource of another package has no plan", () => {
+    expect(planChange({ type: "aws:s3/bucket:Bucket", op: "update", olds: {}, news: {} })).toBeUndefined();
+  });
+});

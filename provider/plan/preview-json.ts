@@ -1,0 +1,72 @@
+import type { ResourceChange } from "./plan-change";
+
+type Props = Record<string, unknown>;
+
+/** One resource's change as read from a saved plan, with the names a report shows. */
+export interface ReadChange extends ResourceChange {
+  /** The resource's URN. */
+  address: string;
+  /** The resource's logical name. */
+  name: string;
+}
+
+/** A resource state in `pulumi preview --json` (apitype.ResourceV3, the fields read here). */
+interface PreviewState {
+  type?: string;
+  id?: string;
+  inputs?: Props;
+  outputs?: Props;
+}
+
+/** One step of `pulumi preview --json`. */
+interface PreviewStep {
+  op?: string;
+  urn?: string;
+  oldState?: PreviewState;
+  newState?: PreviewState;
+}
+
+/** The engine's steps that stand for one replacement; the report keeps the `replace` one. */
+const REPLACEMENT_PARTS = new Set(["create-replacement", "delete-replaced"]);
+
+/**
+ * The resource changes of `pulumi preview --json` (its `steps`). Steps that change nothing are
+ * left out, and each replacement is one change.
+ * @throws Error naming what was expected when `text` is not such a document.
+ */
+export function readPlanJson(text: string): { changes: ReadChange[]; errors: string[] } {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`the input is not JSON (${(err as Error).message}); give the output of \`pulumi preview --json\``);
+  }
+  const d = doc as { steps?: unknown; diagnostics?: unknown };
+  const diagnostics = Array.isArray(d?.diagnostics) ? (d.diagnostics as { severity?: string; message?: string; urn?: string }[]) : [];
+  const errors = diagnostics.filter((x) => x.severity === "error").map((x) => `${x.urn ? `${x.urn.split("::").pop()}: ` : ""}${(x.message ?? "").trim()}`);
+  if (Array.isArray(d?.steps)) return { changes: fromPreview(d.steps as PreviewStep[]), errors };
+  // A preview with nothing to do, or one that failed before planning, has no steps.
+  if (d && typeof d === "object" && Array.isArray(d.diagnostics)) return { changes: [], errors };
+  throw new Error("the input JSON has no `steps`: give the output of `pulumi preview --json`");
+}
+
+function fromPreview(steps: PreviewStep[]): ReadChange[] {
+  const changes: ReadChange[] = [];
+  const replaced = new Set(steps.filter((s) => s.op === "replace").map((s) => s.urn));
+  for (const step of steps) {
+    const op = step.op ?? "same";
+    if (op === "same" || op === "read" || (REPLACEMENT_PARTS.has(op) && replaced.has(step.urn))) continue;
+    const urn = step.urn ?? "";
+    const state = step.newState ?? step.oldState;
+    changes.push({
+      address: urn,
+      name: urn.split("::").pop() ?? urn,
+      type: state?.type ?? urn.split("::")[2] ?? "",
+      op,
+      id: step.oldState?.id || undefined,
+      olds: step.oldState ? { ...step.oldState.inputs, ...step.oldState.outputs } : undefined,
+      news: step.newState?.inputs,
+    });
+  }
+  return changes;
+}
