@@ -58,6 +58,21 @@ describe("planChange: each kind's platform calls from old state and new inputs",
     expect(calls("peloton:StatelessJob", "update", job, { ...job, desiredState: "KILLED" }, "j1").map((x) => [x.call, x.disruptions])).toEqual([["StopJob", ["capacity-removed"]]]);
   });
 
+  it("senlin profiles and policies: a new name is one PATCH; a new spec is a new object created first, then the old one deleted", () => {
+    const spec = { type: "os.nova.server", version: "1.0", properties: { flavor: "m1.small", image: "cirros" } };
+    const profile = { name: "web", spec, owner: "o", resourceName: "p" };
+    expect(calls("senlin:Profile", "update", profile, { ...profile, name: "web-2" }, "pid")).toEqual([
+      { call: "UpdateProfile", target: "pid", args: { fields: ["name"] }, disruptions: [] },
+    ]);
+    const newSpec = { ...spec, properties: { ...spec.properties, image: "cirros-2" } };
+    expect(calls("senlin:Profile", "replace", profile, { ...profile, spec: newSpec, deleteBeforeReplace: false }, "pid").map((c) => [c.call, c.disruptions])).toEqual([
+      ["CreateProfile", ["unknown-values"]],
+      ["DeleteProfile", ["deletes"]],
+    ]);
+    const policy = { name: "lb", spec, owner: "o", resourceName: "q" };
+    expect(calls("senlin:Policy", "update", policy, { ...policy, name: "lb-2" }, "qid").map((c) => c.call)).toEqual(["UpdatePolicy"]);
+  });
+
   it("a resource of another package has no plan", () => {
     expect(planChange({ type: "aws:s3/bucket:Bucket", op: "update", olds: {}, news: {} })).toBeUndefined();
   });

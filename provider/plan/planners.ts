@@ -5,6 +5,7 @@ import { nodePoolPlanner as cyclecloudNodePool } from "../resources/cyclecloud/n
 import { KINDS } from "../resources/kinds";
 import { resourcePoolPlanner } from "../resources/peloton/resource-pool/plan";
 import { statelessJobPlanner } from "../resources/peloton/stateless-job/plan";
+import { catalogPlanner } from "../resources/senlin/catalog-plan";
 import { clusterPlanner as senlinCluster } from "../resources/senlin/cluster/plan";
 import { snapshotPlanner } from "../resources/vcluster/snapshot/plan";
 import { vclusterPlanner } from "../resources/vcluster/vcluster/plan";
@@ -16,6 +17,8 @@ export const PLANNERS: Readonly<Record<string, KindPlanner>> = {
   "cmassh:NodePool": cmasshNodePool,
   "cyclecloud:NodePool": cyclecloudNodePool,
   "senlin:Cluster": senlinCluster,
+  "senlin:Profile": catalogPlanner("Profile"),
+  "senlin:Policy": catalogPlanner("Policy"),
   "peloton:ResourcePool": resourcePoolPlanner,
   "peloton:StatelessJob": statelessJobPlanner,
   "vcluster:VCluster": vclusterPlanner,
