@@ -61,3 +61,33 @@ describe("every resource class", () => {
     expect(() => new Bad()).toThrow('test:Bad "bad": a dynamic resource must not define the __provider input');
   });
 });
+
+describe("the native classes (clusterform/native)", () => {
+  it("register the plugin's tokens with the Pulumi names, no hidden inputs and no __provider", async () => {
+    const native = await import("./native");
+    const job = new native.peloton.StatelessJob("nj", { respoolId: "r", instanceCount: 1, defaultSpec: { containers: [] }, owner: "team-a" });
+    const registration = await registrationOf(job);
+    expect(registration.type).toBe("clusterform:peloton:StatelessJob");
+    expect(registration.inputs).toMatchObject({ respoolId: "r", instanceCount: 1, owner: "team-a" });
+    for (const hidden of ["__provider", "jobOwner", "resourceName", "resourceUrn", "deleteBeforeReplace"]) {
+      expect(registration.inputs).not.toHaveProperty(hidden);
+    }
+  });
+
+  it("every kind has a native class under its platform", async () => {
+    const native = await import("./native");
+    const classes = Object.entries(native)
+      .filter(([name]) => name !== "Provider")
+      .flatMap(([module, exports]) => Object.keys(exports as object).map((name) => `${module}:${name}`));
+    const { KINDS } = await import("../provider/resources/kinds");
+    expect(classes.sort()).toEqual(KINDS.map((k) => k.type).sort());
+  });
+
+  it("keeps an explicit provider's credentials secret", async () => {
+    const native = await import("./native");
+    const provider = new native.Provider("p", { endpoint: "http://127.0.0.1:9020", senlinPassword: "s3cret" });
+    const registration = await registrationOf(provider as unknown as pulumi.CustomResource);
+    expect(registration.type).toBe("pulumi:providers:clusterform");
+    expect(pulumi.isSecret(registration.inputs.senlinPassword) || JSON.stringify(registration.inputs).includes("4dabf18193072939515e22adb298388d")).toBe(true);
+  });
+});

@@ -4,7 +4,7 @@ import { statelessJobKind } from "../resources/peloton/stateless-job/schema";
 import { nodePoolKind } from "../resources/cmassh/node-pool/schema";
 import { vclusterKind } from "../resources/vcluster/vcluster/schema";
 import type { Kind } from "./kind";
-import { engineName, fromEngineNames, hiddenOf, snakeCase, toEngineNames } from "./names";
+import { engineName, failureInEngineNames, fromEngineNames, hiddenOf, snakeCase, toEngineNames } from "./names";
 
 const job = statelessJobKind as unknown as Kind;
 
@@ -51,5 +51,13 @@ describe("engine names", () => {
   it("maps the Pulumi names of a vcluster back to its keys, keeping names no field has for validation to report", () => {
     const kind = vclusterKind as unknown as Kind;
     expect(fromEngineNames(kind, { owner: "alice", namespace: "ns", colour: "red" }, "pulumi")).toEqual({ vclusterOwner: "alice", namespace: "ns", colour: "red" });
+  });
+
+  it("names a check failure of a renamed field as the engine's users wrote it", () => {
+    const failure = { property: "jobOwner", reason: "jobOwner must be a string, got 3" };
+    expect(failureInEngineNames(job, failure, "pulumi")).toEqual({ property: "owner", reason: "owner must be a string, got 3" });
+    expect(failureInEngineNames(job, failure, "terraform")).toEqual({ property: "job_owner", reason: "job_owner must be a string, got 3" });
+    const other = { property: "instanceCount", reason: "instanceCount must be an integer between 1 and 10000, got 0" };
+    expect(failureInEngineNames(job, other, "pulumi")).toBe(other);
   });
 });

@@ -77,3 +77,17 @@ function isHiddenOnly(kind: Kind, key: string): boolean {
 export function fromEngineNames(kind: Kind, values: Record<string, unknown>, engine: Engine): Record<string, unknown> {
   return renameObject(engineFields(kind), values, engine, false);
 }
+
+/**
+ * A check failure of the handlers (which name fields by their definition keys, e.g. `jobOwner`)
+ * as an engine's users know the field (`owner`): its property and the start of its reason.
+ */
+export function failureInEngineNames<F extends { property: string; reason: string }>(kind: Kind, failure: F, engine: Engine): F {
+  const top = failure.property.split(/[.[]/)[0] || failure.reason.split(/[ .[]/)[0];
+  const field = kind.allInputs[top];
+  if (!field) return failure;
+  const name = engineName(top, field, engine);
+  if (name === top) return failure;
+  const rename = (text: string) => (text.startsWith(top) ? name + text.slice(top.length) : text);
+  return { ...failure, property: rename(failure.property), reason: rename(failure.reason) };
+}

@@ -1,7 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { type ConfigReader, PLATFORMS, resolveEndpoint } from "../../core/config";
 import { ClusterformError } from "../../core/errors";
-import { fromEngineNames, hiddenOf, toEngineNames } from "../../definition/names";
+import { failureInEngineNames, fromEngineNames, hiddenOf, toEngineNames } from "../../definition/names";
 import { reporterFor } from "../../engine-log";
 import { importerFor } from "../../resources/imports";
 import { IMPORT_UNREPORTED } from "../../resources/kit";
@@ -137,7 +137,11 @@ export function nativeProvider(version: string, schema: () => Promise<string>): 
       const order = hadOlds || replacing.has(urn) ? { deleteBeforeReplace: false } : {};
       const inputs = { ...inward(handlerType, urn, n.plain), ...order };
       const result = await handler(handlerType).check(hadOlds ? inward(handlerType, urn, o.plain) : {}, inputs);
-      if (result.failures && result.failures.length > 0) return { inputs: news, failures: result.failures };
+      if (result.failures && result.failures.length > 0) {
+        const kind = definitionOf(handlerType);
+        const failures = kind ? result.failures.map((f) => failureInEngineNames(kind, f, "pulumi")) : result.failures;
+        return { inputs: news, failures };
+      }
       const kept = { ...outward(handlerType, (result.inputs ?? inputs) as Props), ...order };
       return { inputs: markSecret(kept, n.secretKeys), failures: [] };
     },
