@@ -83,7 +83,16 @@ describe("terraform-provider-clusterform: what HCL users expect (cma-ssh)", () =
   it("says clearly when an imported id does not exist", async () => {
     const missing = await dir.run(["import", "-input=false", "-no-color", "clusterform_cmassh_cluster.analytics", "nosuch"]);
     expect(missing.code).toBe(1);
-    expect(missing.stderr.replace(/\s+/g, " ")).toContain('no clusterform_cmassh_cluster with id "nosuch" on the platform');
+    const text = missing.stderr.replace(/\s+/g, " ");
+    // The kind's import names the kind, the id, where it looked and the id's expected shape.
+    expect(text).toContain('importing cmassh:Cluster "nosuch"');
+    expect(text).toContain("no such object at");
+    expect(text).toContain("the import id of cmassh:Cluster is the cluster name");
+    const since = await t.plane.lastSeq();
+    const wrong = await dir.run(["import", "-input=false", "-no-color", "clusterform_cmassh_cluster.analytics", "Not_A_Label"]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr.replace(/\s+/g, " ")).toContain('"Not_A_Label" has the wrong shape');
+    expect((await t.plane.audit(since)).filter((e) => e.api === "cmassh")).toEqual([]);
   });
 
   it("shows an object deleted outside tofu as drift in plan -refresh-only, and forgets it in apply -refresh-only", async () => {
