@@ -5,26 +5,9 @@ import { readDeadline } from "../../fields";
 import { findVCluster, vclusterClient } from "../common";
 import { vclusterHandler } from ".";
 import { VCLUSTER_TIMEOUTS, vclusterKind } from "./schema";
-import { outputsOf } from "./state";
+import { outputsOf, SPEC_FIELDS } from "./state";
 
 type Props = Record<string, unknown>;
-
-/** The spec fields that are inputs of the same name. */
-const SPEC_INPUTS = [
-  "kubernetesVersion",
-  "distro",
-  "replicas",
-  "enableHa",
-  "resources",
-  "network",
-  "storage",
-  "sync",
-  "plugins",
-  "ingress",
-  "serviceAccount",
-  "isolationMode",
-  "helmValues",
-] as const;
 
 /**
  * A wire value without its proto3 zero values ("", 0, false, empty lists and messages), which mean
@@ -50,7 +33,7 @@ function inputsOf(state: VClusterState): Props {
   const inputs: Props = {
     name: state.name,
     namespace: state.namespace,
-    ...Object.fromEntries(SPEC_INPUTS.map((field) => [field, chosen(spec[field])])),
+    ...Object.fromEntries(SPEC_FIELDS.map((field) => [field, chosen(spec[field])])),
     labels: Object.keys(labels).length > 0 ? labels : undefined,
     vclusterOwner: state.owner || owner || undefined,
     project: state.project || project || undefined,

@@ -5,8 +5,8 @@ import { type VClusterInputs, vclusterReplaceFields } from "./schema";
 
 type Props = Record<string, unknown>;
 
-/** The fields of the inputs that make up the spec sent to the platform. */
-const SPEC_FIELDS = [
+/** The fields of the inputs that make up the spec sent to the platform (inputs of the same name). */
+export const SPEC_FIELDS = [
   "kubernetesVersion",
   "distro",
   "replicas",
