@@ -142,7 +142,9 @@ export function nativeProvider(version: string, schema: () => Promise<string>): 
         const failures = kind ? result.failures.map((f) => failureInEngineNames(kind, f, "pulumi")) : result.failures;
         return { inputs: news, failures };
       }
-      const kept = { ...outward(handlerType, (result.inputs ?? inputs) as Props), ...order };
+      // The order stays in this process (`replacing`): returned as an input, the engine would show
+      // it as a changed property in the preview.
+      const kept = outward(handlerType, (result.inputs ?? inputs) as Props);
       return { inputs: markSecret(kept, n.secretKeys), failures: [] };
     },
     async diff(id, urn, olds, news) {
@@ -161,7 +163,7 @@ export function nativeProvider(version: string, schema: () => Promise<string>): 
       const type = parseUrn(urn).type;
       const { handlerType } = kindOf(type);
       const { plain, secretKeys } = unwrapSecrets(inputs);
-      const props: Props = { ...inward(handlerType, urn, plain), ...orderOf(plain) };
+      const props: Props = { ...inward(handlerType, urn, plain), ...orderOf(urn) };
       try {
         const result = await handler(handlerType).create(effectiveTimeouts(props, "create", request));
         createdIds.set(urn, result.id);
@@ -195,7 +197,7 @@ export function nativeProvider(version: string, schema: () => Promise<string>): 
       const { handlerType } = kindOf(type);
       const o = unwrapSecrets(olds);
       const n = unwrapSecrets(news);
-      const props: Props = { ...inward(handlerType, urn, n.plain), ...orderOf(n.plain) };
+      const props: Props = { ...inward(handlerType, urn, n.plain), ...orderOf(urn) };
       const result = await handler(handlerType).update(id, inward(handlerType, urn, o.plain), effectiveTimeouts(props, "update", request));
       const outs = outward(handlerType, withOwnTimeouts(result.outs as Props, props.timeouts));
       return { outs: marked(type, outs, new Set([...o.secretKeys, ...n.secretKeys])) };
@@ -214,9 +216,9 @@ export function nativeProvider(version: string, schema: () => Promise<string>): 
   };
 }
 
-/** The replacement order check chose, carried in the inputs the engine hands back. */
-function orderOf(plain: Props): Props {
-  return plain.deleteBeforeReplace === false ? { deleteBeforeReplace: false } : {};
+/** The replacement order check chose for this resource in this process (create-first while `replacing` holds it). */
+function orderOf(urn: string): Props {
+  return replacing.has(urn) ? { deleteBeforeReplace: false } : {};
 }
 
 /**
