@@ -1,4 +1,7 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import YAML from "yaml";
 import { compareWithState, startAllKindsPlane } from "../harness/all-kinds";
 import { changingSteps, type EngineStack, openStack, spawnCli } from "../harness/engine";
 import { MUTATIONS } from "../harness/interrupt";
@@ -39,7 +42,7 @@ describe("native plugin: every kind on one stack through an explicit provider", 
   it("creates every kind, keeps secrets out of the stored checkpoint, and previews no change", async () => {
     const result = await stack.up();
     expect(steps(result)).toEqual(
-      ["cc", "cluster", "job", "pool", "respool", "senlin", "snap", "vc"].map((n) => `create ${n}`),
+      ["cc", "cluster", "job", "policy", "pool", "profile", "respool", "senlin", "snap", "vc"].map((n) => `create ${n}`),
     );
     const comparison = await compareWithState(plane, stack);
     for (const [kind, c] of Object.entries(comparison)) expect({ kind, ...c }).toMatchObject({ kind, orphans: [], missing: [] });
@@ -59,12 +62,15 @@ describe("native plugin: every kind on one stack through an explicit provider", 
     await stack.setConfig("test:round", "1");
     const result = await stack.up();
     const replaced = ["create-replacement snap", "delete-replaced snap", "replace snap"];
-    expect(steps(result)).toEqual([...replaced, ...["cc", "cluster", "job", "pool", "respool", "senlin", "vc"].map((n) => `update ${n}`)].sort());
+    expect(steps(result)).toEqual([...replaced, ...["cc", "cluster", "job", "policy", "pool", "profile", "respool", "senlin", "vc"].map((n) => `update ${n}`)].sort());
     const audit = (await plane.audit(since)).filter((e) => e.code === "OK");
-    for (const [kind, m] of Object.entries(MUTATIONS)) {
+    const catalog = { "senlin:Profile": { api: "senlin", update: ["UpdateProfile"] }, "senlin:Policy": { api: "senlin", update: ["UpdatePolicy"] } };
+    for (const [kind, m] of Object.entries({ ...MUTATIONS, ...catalog })) {
       const done = audit.filter((e) => e.api === m.api).map((e) => e.operation);
       for (const op of m.update) expect({ kind, done: done.includes(op) }).toEqual({ kind, done: true });
     }
+    // A profile's metadata and a policy's name change in place: no new profile or policy.
+    expect(audit.filter((e) => e.api === "senlin" && /^Create(Profile|Policy)$/.test(e.operation))).toEqual([]);
     expect(steps(await stack.preview())).toEqual([]);
   });
 
@@ -102,28 +108,32 @@ describe("native plugin: every kind on one stack through an explicit provider", 
     expect(steps(await stack.up())).toEqual(["create cluster", "create pool"]);
   });
 
-  it("imports the live object of every kind with `pulumi import`, only reading, and refuses ids that are missing or of the wrong shape", async () => {
+  it("imports the live object of every kind with `pulumi import`, only reading; the code it prints previews no change", async () => {
     const state = await stack.exportState();
     const live = (state.deployment.resources ?? []).filter((r: { type: string; custom?: boolean }) => r.custom && r.type.startsWith("clusterform:"));
-    // A second stack of the same program, on the default provider (stack config `clusterform:*`).
-    const importer = await openStack({
-      programDir,
-      config: {
-        "clusterform:endpoint": { value: plane.url },
-        "clusterform:senlinUsername": { value: SENLIN_USER.username },
-        "clusterform:senlinProjectName": { value: SENLIN_USER.project },
-        "clusterform:senlinPassword": { value: SENLIN_USER.password, secret: true },
-        "clusterform:cyclecloudUsername": { value: "admin" },
-        "clusterform:cyclecloudPassword": { value: CC_PASSWORD, secret: true },
-      },
-    });
+    // A YAML project on the default provider (stack config `clusterform:*`): the CLI this project
+    // builds prints program code for an import through the YAML language host (its Node.js host
+    // lacks GenerateProgram: docs/import.md); a released CLI prints TypeScript the same way.
+    const yamlDir = yamlProject(programDir, {});
+    const importer = await openStack({ programDir: yamlDir, config: defaultProviderConfig(plane.url) });
     try {
       const since = await plane.lastSeq();
       const resources = live.map((r: { type: string; id: string; urn: string }) => ({ type: r.type, name: `imported-${r.urn.split("::").at(-1)}`, id: r.id }));
       expect(resources.map((r: { type: string }) => r.type).sort()).toEqual(
-        ["cmassh:Cluster", "cmassh:NodePool", "cyclecloud:NodePool", "peloton:ResourcePool", "peloton:StatelessJob", "senlin:Cluster", "vcluster:Snapshot", "vcluster:VCluster"].map((t) => `clusterform:${t}`),
+        [
+          "cmassh:Cluster",
+          "cmassh:NodePool",
+          "cyclecloud:NodePool",
+          "peloton:ResourcePool",
+          "peloton:StatelessJob",
+          "senlin:Cluster",
+          "senlin:Policy",
+          "senlin:Profile",
+          "vcluster:Snapshot",
+          "vcluster:VCluster",
+        ].map((t) => `clusterform:${t}`),
       );
-      await importer.stack.import({ resources, protect: false, generateCode: false });
+      const { generatedCode } = await importer.stack.import({ resources, protect: false, generateCode: true });
       // Import reads: no platform call but reads (and Keystone's token) during it.
       const writes = (await plane.audit(since)).filter((e) => e.api !== "keystone" && !/^(Get|List|Describe|Lookup|Query|Watch)/.test(e.operation));
       expect(writes).toEqual([]);
@@ -134,12 +144,58 @@ describe("native plugin: every kind on one stack through an explicit provider", 
         expect(Object.keys(r.inputs).length, r.type).toBeGreaterThan(0);
         expect(Object.keys(r.inputs).filter((k) => ["resourceName", "resourceUrn", "__provider"].includes(k)), r.type).toEqual([]);
       }
+
+      // The printed code, with the inputs the platform cannot report written in as docs/import.md
+      // says (taken from the program that created the objects), is a program that changes nothing.
+      const printed = YAML.parse(generatedCode) as { resources: Record<string, { type: string; properties?: Record<string, unknown> }> };
+      expect(Object.keys(printed.resources).sort()).toEqual(resources.map((r: { name: string }) => r.name).sort());
+      const unreportedOf = new Map((imported as { id: string; outputs: { importUnreported?: string[] } }[]).map((r) => [r.id, r.outputs.importUnreported ?? []]));
+      const written: string[] = [];
+      for (const r of live as { type: string; id: string; urn: string; inputs: Record<string, unknown> }[]) {
+        const code = printed.resources[`imported-${r.urn.split("::").at(-1)}`];
+        for (const field of unreportedOf.get(r.id) ?? []) {
+          if (r.inputs[field] === undefined) continue;
+          code.properties = { ...code.properties, [field]: r.inputs[field] };
+          written.push(`${r.type} ${field}`);
+        }
+      }
+      // Only what docs/import.md lists as unreported needed writing in, the cluster's two at least.
+      expect(written).toEqual(expect.arrayContaining(["clusterform:cmassh:Cluster controlPlane", "clusterform:cmassh:Cluster kubernetesVersion"]));
+      expect(written.sort()).toEqual(
+        [
+          "clusterform:cmassh:Cluster controlPlane",
+          "clusterform:cmassh:Cluster kubernetesVersion",
+          "clusterform:cmassh:NodePool count",
+          "clusterform:cmassh:NodePool instanceType",
+          "clusterform:peloton:StatelessJob updatePolicy",
+          "clusterform:vcluster:Snapshot includeWorkloads",
+        ].filter((w) => written.includes(w)),
+      );
+      yamlProject(programDir, printed.resources, yamlDir);
+      const quiet = await plane.lastSeq();
+      expect(steps(await importer.preview())).toEqual([]);
+      expect((await plane.audit(quiet)).filter((e) => e.api !== "keystone" && !/^(Get|List|Describe|Lookup|Query|Watch)/.test(e.operation))).toEqual([]);
+
       const missing = importer.stack.import({ resources: [{ type: "clusterform:cmassh:Cluster", name: "nosuch", id: "nosuch" }], protect: false, generateCode: false });
       await expect(missing).rejects.toThrow(/importing cmassh:Cluster "nosuch".*no such object at/s);
       const wrong = importer.stack.import({ resources: [{ type: "clusterform:cmassh:NodePool", name: "bad", id: "no-cluster-part" }], protect: false, generateCode: false });
       await expect(wrong).rejects.toThrow(/"no-cluster-part" has the wrong shape: the import id of cmassh:NodePool is/s);
     } finally {
       // Forget the imported objects without deleting them: they are the first stack's.
+      await importer.stack.workspace.removeStack(importer.stack.name, { force: true });
+    }
+  });
+
+  it("fails an import from an unreachable endpoint naming the kind, the id and the address", async () => {
+    const unreachable = "http://127.0.0.1:9"; // the discard port: nothing listens there
+    const importer = await openStack({
+      programDir: yamlProject(programDir, {}),
+      config: { ...defaultProviderConfig(unreachable), "clusterform:unreachableTimeout": { value: "2s" } },
+    });
+    try {
+      const attempt = importer.stack.import({ resources: [{ type: "clusterform:vcluster:VCluster", name: "far", id: "vc-1" }], protect: false, generateCode: false });
+      await expect(attempt).rejects.toThrow(/vcluster:VCluster "vc-1"[\s\S]*127\.0\.0\.1:9/);
+    } finally {
       await importer.stack.workspace.removeStack(importer.stack.name, { force: true });
     }
   });
@@ -251,3 +307,31 @@ describe("native plugin: customTimeouts, cancellation, and a stack moved from dy
     }
   });
 });
+
+/** Stack config of the default provider (`clusterform:*`) for the all-kinds plane at `endpoint`. */
+function defaultProviderConfig(endpoint: string) {
+  return {
+    "clusterform:endpoint": { value: endpoint },
+    "clusterform:senlinUsername": { value: SENLIN_USER.username },
+    "clusterform:senlinProjectName": { value: SENLIN_USER.project },
+    "clusterform:senlinPassword": { value: SENLIN_USER.password, secret: true },
+    "clusterform:cyclecloudUsername": { value: "admin" },
+    "clusterform:cyclecloudPassword": { value: CC_PASSWORD, secret: true },
+  };
+}
+
+/**
+ * Writes a YAML project with `resources` beside `besideDir` (so the plugin path of the installed
+ * package resolves as the TypeScript program's does), into `dir` when given; returns its folder.
+ */
+function yamlProject(besideDir: string, resources: Record<string, unknown>, dir?: string): string {
+  const target = dir ?? mkdtempSync(path.join(path.dirname(besideDir), "yaml-import-"));
+  const project = {
+    name: "native-import",
+    runtime: "yaml",
+    plugins: { providers: [{ name: "clusterform", path: "../node_modules/clusterform/plugin" }] },
+    resources,
+  };
+  writeFileSync(path.join(target, "Pulumi.yaml"), YAML.stringify(project));
+  return target;
+}

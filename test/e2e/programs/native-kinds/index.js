@@ -1,7 +1,7 @@
 "use strict";
 // Every kind through the native plugin, registered by type token (no SDK class needed), all on one
 // explicit provider whose endpoint and credentials (secret) come from `test:` config.
-// `test:round` moves every resource to its next in-place state; `test:poolType` replaces the pool;
+// `test:round` moves every resource (the Senlin profile's metadata, the policy's name included) to its next in-place state; `test:poolType` replaces the pool;
 // `test:only=cluster` keeps just the cmassh cluster (cancellation and customTimeouts tests);
 // `test:migrate=dynamic|native` is the one-cluster migration program (point 5); `test:importId`
 // imports the native one with the `import` option instead.
@@ -75,5 +75,9 @@ if (migrate === "dynamic") {
     new Native("clusterform:vcluster:Snapshot", "snap", { vclusterName: vc.name, namespace: "native", description: `round ${round}` }, opts);
     new Native("clusterform:senlin:Cluster", "senlin", { profile: "web-profile", minSize: 0, maxSize: 5, desiredCapacity: pick([1, 2]) }, opts);
     new Native("clusterform:cyclecloud:NodePool", "cc", { clusterName: "demo", nodearray: "execute", count: pick([1, 2]) }, opts);
+    const serverSpec = { type: "os.nova.server", version: "1.0", properties: { flavor: "m1.small", image: "cirros" } };
+    new Native("clusterform:senlin:Profile", "profile", { spec: serverSpec, metadata: { round: String(round) }, name: undefined }, opts);
+    const deletion = { type: "senlin.policy.deletion", version: "1.0", properties: { criteria: "OLDEST_FIRST" } };
+    new Native("clusterform:senlin:Policy", "policy", { spec: deletion, name: pick(["native-deletion", "native-deletion-2"]) }, opts);
   }
 }
