@@ -41,10 +41,24 @@ describe("native plugin installed with pulumi plugin install --file", () => {
     expect(Object.keys(served.resources).sort()).toEqual(Object.keys(shipped.resources).sort());
     expect(Object.keys(served.resources)).toContain("clusterform:cmassh:Cluster");
 
+    // The program uses the package's native classes (`clusterform/native`).
     const stack = await openStack({ programDir: copyProgram(workspace, "native-installed"), config: { "clusterform:endpoint": { value: plane.url } } });
     const result = await stack.up();
-    expect(changingSteps(result).map((s) => `${s.op} ${s.type}`)).toEqual(["create clusterform:cmassh:Cluster"]);
-    expect((await plane.cmasshClusters()).map((c) => c.status)).toEqual(["RUNNING"]);
+    expect(changingSteps(result).map((s) => `${s.op} ${s.type}`)).toEqual(["create clusterform:cmassh:Cluster", "create clusterform:cmassh:NodePool"]);
+    const [cluster] = await plane.cmasshClusters();
+    expect(cluster.status).toBe("RUNNING");
+    // The classes' outputs resolve from the plugin's answers; the kubeconfig stays a secret.
+    expect(result.outputs).toMatchObject({ clusterName: cluster.name, poolCount: 1, poolClusterStatus: "RUNNING" });
+    expect(String(result.outputs.kubeconfig)).toContain("apiVersion");
+    expect((await stack.stack.outputs()).kubeconfig.secret).toBe(true);
+    // An in-place change through the classes is the platform's scale.
+    const since = await plane.lastSeq();
+    await stack.setConfig("test:count", "3");
+    const scaled = await stack.up();
+    expect(changingSteps(scaled).map((s) => `${s.op} ${s.type}`)).toEqual(["update clusterform:cmassh:NodePool"]);
+    expect((await plane.audit(since)).filter((e) => e.api === "cmassh" && e.code === "OK" && !/^Get/.test(e.operation)).map((e) => e.operation)).toEqual(["ScaleNodePool"]);
+    expect(scaled.outputs.poolCount).toBe(3);
+    expect(changingSteps(await stack.preview())).toEqual([]);
     await stack.destroy();
     expect(await plane.cmasshClusters()).toEqual([]);
   });
