@@ -108,6 +108,22 @@ describe("native plugin: every kind on one stack through an explicit provider", 
     expect(steps(await stack.up())).toEqual(["create cluster", "create pool"]);
   });
 
+  it("replaces every kind that has a replace-forcing field, leaving exactly one object of each", async () => {
+    const since = await plane.lastSeq();
+    await stack.setConfig("test:replaceAll", "true");
+    const result = await stack.up();
+    const replaced = ["cc", "cluster", "policy", "pool", "profile", "snap", "vc"];
+    expect(steps(result)).toEqual(replaced.flatMap((n) => [`create-replacement ${n}`, `delete-replaced ${n}`, `replace ${n}`]).sort());
+    const calls = (await plane.audit(since)).filter((e) => e.code === "OK").map((e) => `${e.api} ${e.operation}`);
+    for (const [kind, m] of Object.entries(MUTATIONS).filter(([k]) => !/^(peloton|senlin:Cluster)/.test(k))) {
+      expect({ kind, created: m.create.every((op) => calls.includes(`${m.api} ${op}`)), deleted: m.delete.every((op) => calls.includes(`${m.api} ${op}`)) }).toEqual({ kind, created: true, deleted: true });
+    }
+    for (const op of ["CreateProfile", "DeleteProfile", "CreatePolicy", "DeletePolicy"]) expect(calls).toContain(`senlin ${op}`);
+    const comparison = await compareWithState(plane, stack);
+    for (const [kind, c] of Object.entries(comparison)) expect({ kind, ...c }).toMatchObject({ kind, orphans: [], missing: [] });
+    expect(steps(await stack.preview())).toEqual([]);
+  });
+
   it("imports the live object of every kind with `pulumi import`, only reading; the code it prints previews no change", async () => {
     const state = await stack.exportState();
     const live = (state.deployment.resources ?? []).filter((r: { type: string; custom?: boolean }) => r.custom && r.type.startsWith("clusterform:"));

@@ -39,13 +39,23 @@ describe("cyclecloud:NodePool import", () => {
     expect(result.props).toMatchObject({ nodeIds: outs.nodeIds, requestSeq: 2, readyCount: 3 });
   });
 
+  it("recovers a name format and offset that the node names reveal and the base's hash confirms", async () => {
+    const shaping = { nameFormat: "big-%d", nameOffset: 5, machineType: "Standard_F2s_v2" };
+    const created = (await nodePoolHandler.check({}, { ...raw, owner: "3333333333333333", count: 2, ...shaping })).inputs;
+    const { id } = await nodePoolHandler.create(created);
+    const result = await nodePoolImport.importObject(id, IMPORT_IDENTITY, config);
+    expect(result.inputs).toEqual({ clusterName: "demo", nodearray: "execute", ...shaping, count: 2, ...IMPORT_IDENTITY });
+    expect(result.props).not.toHaveProperty("importUnreported");
+  });
+
   it("leaves the name format to the program when the base's hash cannot confirm the inputs", async () => {
-    const created = (await nodePoolHandler.check({}, { ...raw, owner: "2222222222222222", count: 1, nameFormat: "big-%d", machineType: "Standard_F2s_v2" })).inputs;
+    // `%d` inside the name: the node names do not show where the format's number goes.
+    const created = (await nodePoolHandler.check({}, { ...raw, owner: "2222222222222222", count: 1, nameFormat: "n%d-big", machineType: "Standard_F2s_v2" })).inputs;
     const { id } = await nodePoolHandler.create(created);
     const result = await nodePoolImport.importObject(id, IMPORT_IDENTITY, config);
     expect(result.inputs).toEqual({ clusterName: "demo", nodearray: "execute", machineType: "Standard_F2s_v2", count: 1, ...IMPORT_IDENTITY });
     expect(result.props.importUnreported).toEqual(["nameFormat", "nameOffset", "nodeAttributes"]);
-    const program = (await nodePoolHandler.check(result.inputs, { ...raw, ...IMPORT_IDENTITY, count: 1, nameFormat: "big-%d", machineType: "Standard_F2s_v2" })).inputs;
+    const program = (await nodePoolHandler.check(result.inputs, { ...raw, ...IMPORT_IDENTITY, count: 1, nameFormat: "n%d-big", machineType: "Standard_F2s_v2" })).inputs;
     expect(await nodePoolHandler.diff(id, result.props, program)).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
   });
 

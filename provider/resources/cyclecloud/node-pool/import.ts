@@ -14,7 +14,6 @@ type Props = Record<string, unknown>;
 const NAME = "[A-Za-z0-9][A-Za-z0-9_.-]{0,63}";
 /** A request-id base Clusterform made: the owner marker is in it, so candidate inputs can be checked against its hash. */
 const OWN_BASE = /^clusterform-([0-9a-f]{16})-[0-9a-f]{8}$/;
-/** Inputs a node record does not show; known only when the base's hash confirms them unset. */
 /** The inputs the nodes cannot report unless the request base confirms them. */
 const HIDDEN_INPUTS = nodePoolKind.importId?.unreported ?? [];
 
@@ -35,21 +34,41 @@ function customAttributes(node: NodeRecord, defaults: Props): Props | undefined 
   return own.length > 0 ? Object.fromEntries(own) : undefined;
 }
 
+/** Each distinct value once, `undefined` (the input left out) first. */
+function choices<T>(values: readonly (T | undefined)[]): (T | undefined)[] {
+  return [undefined, ...new Set(values.filter((v): v is T => v !== undefined))];
+}
+
 /**
- * The shaping inputs (machine type, placement group, attributes) the pool was created with: of the
- * candidates the nodes show, the one whose hash makes the id's base. Without a match (a base
- * Clusterform did not make, or a pool created with a name format or offset) the observed machine
- * type and placement group are reported and the rest is left to the program.
+ * The name formats and offsets the pool's node names suggest: a name ending in digits, such as
+ * `compute-21`, is `compute-%d` at index 21 (a format with `%d` elsewhere is not guessed).
  */
-function shapingInputs(base: string, inputs: Props, node: NodeRecord, defaults: Props): { inputs: Props; unreported?: readonly string[] } {
+function nameCandidates(nodes: readonly NodeRecord[]): { formats: (string | undefined)[]; offsets: (number | undefined)[] } {
+  const parsed = nodes.map((n) => /^(.*\D)(\d+)$/.exec(n.Name ?? "")).filter((m): m is RegExpExecArray => m !== null);
+  return { formats: choices(parsed.map((m) => `${m[1]}%d`)), offsets: choices(parsed.map((m) => Number(m[2]))) };
+}
+
+/**
+ * The shaping inputs (machine type, placement group, attributes, name format and offset) the pool
+ * was created with: of the candidates the nodes show, the one whose hash makes the id's base.
+ * Without a match (a base Clusterform did not make, or a name format the node names do not reveal)
+ * the observed machine type and placement group are reported and the rest is left to the program.
+ */
+function shapingInputs(base: string, inputs: Props, nodes: readonly NodeRecord[], defaults: Props): { inputs: Props; unreported?: readonly string[] } {
   const owner = OWN_BASE.exec(base)?.[1];
+  const node = nodes[0];
   const observed = { machineType: node.MachineType, placementGroupId: node.PlacementGroupId as string | undefined, nodeAttributes: customAttributes(node, defaults) };
   if (owner) {
-    for (const machineType of [undefined, observed.machineType]) {
-      for (const placementGroupId of [undefined, observed.placementGroupId]) {
+    const names = nameCandidates(nodes);
+    for (const machineType of choices([observed.machineType])) {
+      for (const placementGroupId of choices([observed.placementGroupId])) {
         for (const nodeAttributes of [undefined, observed.nodeAttributes]) {
-          const candidate = { ...inputs, machineType, placementGroupId, nodeAttributes };
-          if (requestIdBase(owner, nodePoolReplaceFields(candidate)) === base) return { inputs: candidate, unreported: [] };
+          for (const nameFormat of names.formats) {
+            for (const nameOffset of names.offsets) {
+              const candidate = { ...inputs, machineType, placementGroupId, nodeAttributes, nameFormat, nameOffset };
+              if (requestIdBase(owner, nodePoolReplaceFields(candidate)) === base) return { inputs: candidate, unreported: [] };
+            }
+          }
         }
       }
     }
@@ -62,8 +81,8 @@ function shapingInputs(base: string, inputs: Props, node: NodeRecord, defaults: 
  * (the base is the start of the `RequestId` attribute of the pool's nodes: `clusterform-<owner>-<hash>`,
  * or any prefix the nodes were requested under). The pool is its nodes of that request base that
  * are not on their way out; `count` is how many there are (a pool sized by `coreCount` imports with
- * `count`). Machine type, placement group and node attributes are recovered exactly when the base's
- * hash confirms them; otherwise name format, name offset and attributes must be written in the program.
+ * `count`). Machine type, placement group, node attributes, name format and offset are recovered
+ * exactly when the base's hash confirms them; otherwise the last three must be written in the program.
  */
 export const nodePoolImport = defineImport(nodePoolHandler, {
   ...importFieldsOf(nodePoolKind),
@@ -89,7 +108,7 @@ export const nodePoolImport = defineImport(nodePoolHandler, {
     const array = status.nodearrays.find((n) => n.name === nodearray);
     const buckets = array?.buckets ?? [];
     const defaults = typeof array?.nodearray === "object" && array.nodearray !== null ? (array.nodearray as Props) : {};
-    const shaped = shapingInputs(base, { clusterName, nodearray }, nodes[0].node, defaults);
+    const shaped = shapingInputs(base, { clusterName, nodearray }, nodes.map((n) => n.node), defaults);
     const state: PoolState = {
       nodeIds: nodes.map((n) => n.node.NodeId),
       requestSeq: nodes[nodes.length - 1].seq,

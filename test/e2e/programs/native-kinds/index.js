@@ -10,6 +10,8 @@ const pulumi = require("@pulumi/pulumi");
 const config = new pulumi.Config("test");
 const round = config.getNumber("round") ?? 0;
 const pick = (values) => values[Math.min(round, values.length - 1)];
+// `test:replaceAll` changes a field of every kind that has one that forces a replacement.
+const swap = (before, after) => (config.getBoolean("replaceAll") ? after : before);
 
 // CustomResource is abstract in the typings only: a plain subclass registers any type token.
 class Native extends pulumi.CustomResource {}
@@ -39,7 +41,7 @@ if (migrate === "dynamic") {
   const cluster = new Native(
     "clusterform:cmassh:Cluster",
     "cluster",
-    { kubernetesVersion: pick(["1.30.10", "1.31.6"]), controlPlane: { instanceType: "standard", count: 1 }, name: undefined, kubeconfig: undefined },
+    { kubernetesVersion: pick(["1.30.10", "1.31.6"]), controlPlane: { instanceType: swap("standard", "gpu"), count: 1 }, name: undefined, kubeconfig: undefined },
     { ...opts, ...(timeouts ? { customTimeouts: { create: timeouts } } : {}) },
   );
   if (config.get("only") !== "cluster") {
@@ -71,13 +73,13 @@ if (migrate === "dynamic") {
       },
       opts,
     );
-    const vc = new Native("clusterform:vcluster:VCluster", "vc", { namespace: "native", replicas: pick([1, 2]), name: undefined, kubeconfig: undefined }, opts);
-    new Native("clusterform:vcluster:Snapshot", "snap", { vclusterName: vc.name, namespace: "native", description: `round ${round}` }, opts);
+    const vc = new Native("clusterform:vcluster:VCluster", "vc", { namespace: swap("native", "native-b"), replicas: pick([1, 2]), name: undefined, kubeconfig: undefined }, opts);
+    new Native("clusterform:vcluster:Snapshot", "snap", { vclusterName: vc.name, namespace: swap("native", "native-b"), description: `round ${round}` }, opts);
     new Native("clusterform:senlin:Cluster", "senlin", { profile: "web-profile", minSize: 0, maxSize: 5, desiredCapacity: pick([1, 2]) }, opts);
-    new Native("clusterform:cyclecloud:NodePool", "cc", { clusterName: "demo", nodearray: "execute", count: pick([1, 2]) }, opts);
-    const serverSpec = { type: "os.nova.server", version: "1.0", properties: { flavor: "m1.small", image: "cirros" } };
+    new Native("clusterform:cyclecloud:NodePool", "cc", { clusterName: "demo", nodearray: "execute", count: pick([1, 2]), nameOffset: swap(undefined, 20) }, opts);
+    const serverSpec = { type: "os.nova.server", version: "1.0", properties: { flavor: "m1.small", image: swap("cirros", "cirros-0.6") } };
     new Native("clusterform:senlin:Profile", "profile", { spec: serverSpec, metadata: { round: String(round) }, name: undefined }, opts);
-    const deletion = { type: "senlin.policy.deletion", version: "1.0", properties: { criteria: "OLDEST_FIRST" } };
+    const deletion = { type: "senlin.policy.deletion", version: "1.0", properties: { criteria: swap("OLDEST_FIRST", "YOUNGEST_FIRST") } };
     new Native("clusterform:senlin:Policy", "policy", { spec: deletion, name: pick(["native-deletion", "native-deletion-2"]) }, opts);
   }
 }
