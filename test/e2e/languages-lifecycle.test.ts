@@ -118,11 +118,16 @@ describe("YAML and Go programs on the native plugin: the examples' lifecycle thr
     }
   };
 
-  it("creates every resource of both programs; the plane holds exactly what the states name; a preview plans nothing", async () => {
+  it("creates every resource of both programs; the plane holds exactly what the states name; secrets stay encrypted; a preview plans nothing", async () => {
     await each("create", async (program, stack) => {
       const result = await stack.up();
       expect({ program, ops: ops(result) }).toEqual({ program, ops: NAMES.map((n) => `create ${n}`) });
       expect({ program, ops: ops(await stack.preview()) }).toEqual({ program, ops: [] });
+      // The provider passwords (secret stack config) and the kubeconfigs (secret outputs) stay encrypted on disk.
+      const stored = await stack.storedState();
+      for (const secret of [SENLIN_USER.password, CC_PASSWORD, "client-key-data", "certificate-authority-data"]) {
+        expect({ program, secret, stored: stored.includes(secret) }).toEqual({ program, secret, stored: false });
+      }
     });
     const comparison = await compareStacksWithPlane(plane, [stacks.yaml, stacks.go]);
     for (const kind of KINDS) {
