@@ -1,3 +1,7 @@
+// The Pulumi Go SDK below is the version of the CLI the set-up builds (package.json's
+// @pulumi/pulumi), the one the generated SDK requires; after a CLI upgrade, regenerate the SDK and
+// run `go mod tidy` here. go.sum pins every module, so the build needs no network once the Go
+// caches hold them.
 module clusterform-go-example
 
 go 1.25.11

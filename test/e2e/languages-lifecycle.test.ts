@@ -86,8 +86,10 @@ describe("YAML and Go programs on the native plugin: the examples' lifecycle thr
     plane = await startLocalPlane({ workspace, timeScale: 0.2, flags: ALL_KINDS_PLANE_FLAGS });
     // The Go SDK, generated from the repository's schema.json into the build output; the example's
     // go.mod points at it (the only line of the example that changes here).
-    mkdirSync(workDir(), { recursive: true });
-    const sdks = mkdtempSync(path.join(workDir(), "languages-sdk-"));
+    // A fixed folder (its go/ replaced whole by each run): the Go build cache keys packages by their
+    // folder, so the next run finds the SDK's packages compiled when the schema has not changed.
+    const sdks = path.join(workDir(), "languages-sdk");
+    mkdirSync(sdks, { recursive: true });
     execFileSync("bash", [path.join(repoRoot(), "scripts", "generate-sdks.sh"), path.join(repoRoot(), "schema.json"), sdks, "go"], { stdio: ["ignore", "ignore", "inherit"] });
     const goDir = copyExample(workspace, "go");
     execFileSync("go", ["mod", "edit", `-replace=github.com/clusterform/clusterform/sdk/go=${path.join(sdks, "go")}`], { cwd: goDir, env: { ...process.env, ...GO_ENV } });
