@@ -28,14 +28,14 @@
 //
 // # Changing it
 //
-// Every size and version comes from stack config, as in examples/yaml/Pulumi.yaml; each change is
-// an update in place by the platform's own operation (UpgradeCluster, ScaleNodePool, CreateNodes,
-// Senlin's resize, Peloton's ReplaceJob rolling update, UpdateVCluster).
+// Every size and version comes from stack config, declared with its type and default in Pulumi.yaml
+// as in examples/yaml/Pulumi.yaml; each change is an update in place by the platform's own
+// operation (UpgradeCluster, ScaleNodePool, CreateNodes, Senlin's resize, Peloton's ReplaceJob
+// rolling update, UpdateVCluster).
 package main
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/clusterform/clusterform/sdk/go/clusterform/cmassh"
 	"github.com/clusterform/clusterform/sdk/go/clusterform/cyclecloud"
@@ -46,7 +46,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
 )
 
-// settings are the stack's values for this program, with the defaults of examples/yaml.
+// settings are the stack's values for this program (keys, types and defaults in Pulumi.yaml).
 type settings struct {
 	clusterVersion  string
 	poolCount       int
@@ -56,37 +56,34 @@ type settings struct {
 	vclusterVersion string
 }
 
-// readSettings reads the stack's values; a value that is not a whole number is an error naming the
-// key and the value, before any resource is registered.
+// readSettings reads the stack's values. Pulumi.yaml declares each key with its type and default,
+// so the CLI has refused a value of the wrong type and filled in a missing one before this runs.
 func readSettings(ctx *pulumi.Context) (settings, error) {
 	cfg := config.New(ctx, "")
-	text := func(key, fallback string) string {
-		if v := cfg.Get(key); v != "" {
-			return v
+	var failed error
+	text := func(key string) string {
+		v, err := cfg.Try(key)
+		if err != nil && failed == nil {
+			failed = fmt.Errorf("config %q: %w (Pulumi.yaml declares it with a default)", key, err)
 		}
-		return fallback
+		return v
 	}
-	var bad error
-	number := func(key string, fallback int) int {
-		v := cfg.Get(key)
-		if v == "" {
-			return fallback
+	number := func(key string) int {
+		v, err := cfg.TryInt(key)
+		if err != nil && failed == nil {
+			failed = fmt.Errorf("config %q: %w (a whole number is allowed)", key, err)
 		}
-		n, err := strconv.Atoi(v)
-		if err != nil && bad == nil {
-			bad = fmt.Errorf("config %q is %q: a whole number is allowed", key, v)
-		}
-		return n
+		return v
 	}
 	s := settings{
-		clusterVersion:  text("clusterVersion", "1.30.10"),
-		poolCount:       number("poolCount", 1),
-		cyclecloudCount: number("cyclecloudCount", 1),
-		senlinCapacity:  number("senlinCapacity", 1),
-		jobImage:        text("jobImage", "nginx:1.27"),
-		vclusterVersion: text("vclusterVersion", "1.29.0"),
+		clusterVersion:  text("clusterVersion"),
+		poolCount:       number("poolCount"),
+		cyclecloudCount: number("cyclecloudCount"),
+		senlinCapacity:  number("senlinCapacity"),
+		jobImage:        text("jobImage"),
+		vclusterVersion: text("vclusterVersion"),
 	}
-	return s, bad
+	return s, failed
 }
 
 func main() {

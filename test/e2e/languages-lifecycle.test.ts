@@ -174,6 +174,17 @@ describe("YAML and Go programs on the native plugin: the examples' lifecycle thr
     });
   });
 
+  it("refuses a config value of the wrong type, naming the key and the type, before anything is sent", async () => {
+    await each("bad config", async (program, stack) => {
+      const project = (await stack.stack.workspace.projectSettings()).name;
+      const since = await plane.lastSeq();
+      await stack.setConfig(`${project}:poolCount`, "two");
+      await expect(stack.preview()).rejects.toThrow(/configuration key 'poolCount' must be of type 'integer'/);
+      expect({ program, calls: await plane.audit(since) }).toEqual({ program, calls: [] });
+      await stack.setConfig(`${project}:poolCount`, "2");
+    });
+  });
+
   it("destroys both programs and leaves the plane empty", async () => {
     await each("destroy", async (program, stack) => {
       const result = await stack.destroy();
