@@ -85,9 +85,9 @@ describe("YAML and Go programs on the native plugin: the examples' lifecycle thr
     const workspace = installWorkspace("languages", { clusterform: clusterformTarball() });
     plane = await startLocalPlane({ workspace, timeScale: 0.2, flags: ALL_KINDS_PLANE_FLAGS });
     // The Go SDK, generated from the repository's schema.json into the build output; the example's
-    // go.mod points at it (the only line of the example that changes here).
-    // A fixed folder (its go/ replaced whole by each run): the Go build cache keys packages by their
-    // folder, so the next run finds the SDK's packages compiled when the schema has not changed.
+    // go.mod points at it (the only line of the example that changes here). A fixed folder (its go/
+    // replaced whole by each run): the Go build cache keys packages by their folder, so the next run
+    // finds the SDK's packages compiled when the schema has not changed.
     const sdks = path.join(workDir(), "languages-sdk");
     mkdirSync(sdks, { recursive: true });
     execFileSync("bash", [path.join(repoRoot(), "scripts", "generate-sdks.sh"), path.join(repoRoot(), "schema.json"), sdks, "go"], { stdio: ["ignore", "ignore", "inherit"] });
@@ -125,6 +125,10 @@ describe("YAML and Go programs on the native plugin: the examples' lifecycle thr
       const result = await stack.up();
       expect({ program, ops: ops(result) }).toEqual({ program, ops: NAMES.map((n) => `create ${n}`) });
       expect({ program, ops: ops(await stack.preview()) }).toEqual({ program, ops: [] });
+      // The Senlin cluster is built from the program's own profile, named by that resource's id (an output).
+      const created = await ids(stack);
+      const inputs = (await recorded(stack, "inputs")) as Record<string, { profile?: string }>;
+      expect({ program, profile: inputs.senlin.profile }).toEqual({ program, profile: created.profile });
       // The provider passwords (secret stack config) and the kubeconfigs (secret outputs) stay encrypted on disk.
       const stored = await stack.storedState();
       for (const secret of [SENLIN_USER.password, CC_PASSWORD, "client-key-data", "certificate-authority-data"]) {
