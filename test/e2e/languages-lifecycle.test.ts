@@ -1,0 +1,201 @@
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
+import { homedir } from "node:os";
+import * as path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ALL_KINDS_PLANE_FLAGS, compareStacksWithPlane, KINDS, planeInventory } from "../harness/all-kinds";
+import { changingSteps, type EngineStack, openStack, resourceSteps } from "../harness/engine";
+import { type AuditEntry, type LocalPlane, startLocalPlane } from "../harness/local-plane";
+import { repoRoot, workDir } from "../harness/paths";
+import { SENLIN_USER } from "../harness/senlin-stack";
+import { clusterformTarball, installWorkspace } from "../harness/workspace";
+import { CC_PASSWORD } from "./cyclecloud-support";
+
+/**
+ * The YAML and Go examples (examples/yaml, examples/go) through the real engine on the native
+ * plugin, side by side on one local control plane: create, one in-place change per platform that
+ * the plane's audit log proves, refresh, destroy. The Go program builds on the Go SDK that Pulumi's
+ * own generator writes from the repository's schema.json (scripts/generate-sdks.sh), offline: the
+ * Go module proxy is switched off, only the caches the set-up fills are used.
+ */
+
+const cache = process.env.CLUSTERFORM_CACHE ?? path.join(homedir(), ".cache", "clusterform");
+/** The Go caches the set-up fills; GOPROXY=off proves the program builds without the network. */
+const GO_ENV = {
+  GOMODCACHE: path.join(cache, "go", "mod"),
+  GOCACHE: path.join(cache, "go", "build"),
+  GOFLAGS: "-modcacherw -buildvcs=false",
+  GOTOOLCHAIN: "local",
+  GOPROXY: "off",
+  CGO_ENABLED: "0",
+};
+
+const PROGRAMS = ["yaml", "go"] as const;
+type Program = (typeof PROGRAMS)[number];
+
+/** The resources of both examples, by logical name. */
+const NAMES = ["cc", "cluster", "job", "pool", "profile", "respool", "senlin", "snap", "vc"];
+
+/**
+ * The in-place change of every platform (stack config of the examples), the resource it updates
+ * and the platform operation the audit log must show for it, on that platform's API.
+ */
+const CHANGES = [
+  { key: "clusterVersion", value: "1.31.6", resource: "cluster", api: "cmassh", operation: "UpgradeCluster" },
+  { key: "poolCount", value: "2", resource: "pool", api: "cmassh", operation: "ScaleNodePool" },
+  { key: "cyclecloudCount", value: "2", resource: "cc", api: "cyclecloud", operation: "CreateNodes" },
+  { key: "senlinCapacity", value: "2", resource: "senlin", api: "senlin", operation: "ResizeCluster" },
+  { key: "jobImage", value: "nginx:1.28", resource: "job", api: "peloton", operation: "ReplaceJob" },
+  { key: "vclusterVersion", value: "1.30.2", resource: "vc", api: "vcluster", operation: "UpdateVCluster" },
+] as const;
+
+/** Calls that only read (and Keystone's tokens): everything else in the audit log is a write. */
+const READ = /^(Get|List|Describe|Lookup|Query|Watch|Show|Browse)/;
+const writes = (entries: AuditEntry[]) => entries.filter((e) => e.api !== "keystone" && !READ.test(e.operation));
+
+const ops = (r: Parameters<typeof changingSteps>[0]) => changingSteps(r).map((s) => `${s.op} ${s.name}`).sort();
+
+/** One field of the program's resources in the state (`id`, `inputs`), by logical name. */
+async function recorded(stack: EngineStack, field: "id" | "inputs"): Promise<Record<string, unknown>> {
+  const resources = (await stack.exportState()).deployment.resources ?? [];
+  return Object.fromEntries(
+    resources
+      .filter((r: { custom?: boolean; type: string }) => r.custom && r.type.startsWith("clusterform:"))
+      .map((r: { urn: string; id: string; inputs: unknown }) => [r.urn.split("::").at(-1), r[field]]),
+  );
+}
+const ids = (stack: EngineStack) => recorded(stack, "id");
+
+/** Copies an example into a fresh folder of the workspace, its plugin path resolving to the workspace's install. */
+function copyExample(workspace: string, example: Program): string {
+  const dest = mkdtempSync(path.join(workspace, `example-${example}-`));
+  cpSync(path.join(repoRoot(), "examples", example), dest, { recursive: true, filter: (src) => path.basename(src) !== "node_modules" });
+  // Pulumi.yaml names node_modules/clusterform/plugin, as after `npm install <tarball>` in the folder.
+  symlinkSync(path.join(workspace, "node_modules"), path.join(dest, "node_modules"));
+  return dest;
+}
+
+describe("YAML and Go programs on the native plugin: the examples' lifecycle through the engine", () => {
+  let plane: LocalPlane;
+  const stacks = {} as Record<Program, EngineStack>;
+  const timings: Record<string, number> = {};
+
+  beforeAll(async () => {
+    const started = Date.now();
+    const workspace = installWorkspace("languages", { clusterform: clusterformTarball() });
+    plane = await startLocalPlane({ workspace, timeScale: 0.2, flags: ALL_KINDS_PLANE_FLAGS });
+    // The Go SDK, generated from the repository's schema.json into the build output; the example's
+    // go.mod points at it (the only line of the example that changes here). A fixed folder (its go/
+    // replaced whole by each run): the Go build cache keys packages by their folder, so the next run
+    // finds the SDK's packages compiled when the schema has not changed.
+    const sdks = path.join(workDir(), "languages-sdk");
+    mkdirSync(sdks, { recursive: true });
+    execFileSync("bash", [path.join(repoRoot(), "scripts", "generate-sdks.sh"), path.join(repoRoot(), "schema.json"), sdks, "go"], { stdio: ["ignore", "ignore", "inherit"] });
+    const goDir = copyExample(workspace, "go");
+    execFileSync("go", ["mod", "edit", `-replace=github.com/clusterform/clusterform/sdk/go=${path.join(sdks, "go")}`], { cwd: goDir, env: { ...process.env, ...GO_ENV } });
+    const config = {
+      "clusterform:endpoint": { value: plane.url },
+      "clusterform:senlinUsername": { value: SENLIN_USER.username },
+      "clusterform:senlinProjectName": { value: SENLIN_USER.project },
+      "clusterform:senlinPassword": { value: SENLIN_USER.password, secret: true },
+      "clusterform:cyclecloudUsername": { value: "admin" },
+      "clusterform:cyclecloudPassword": { value: CC_PASSWORD, secret: true },
+    };
+    stacks.yaml = await openStack({ programDir: copyExample(workspace, "yaml"), config });
+    stacks.go = await openStack({ programDir: goDir, config, env: GO_ENV });
+    timings.setup = Date.now() - started;
+  });
+  afterAll(async () => {
+    // Wall time per phase, for the report on what this file adds to the test command.
+    console.log(`languages-lifecycle timings (ms): ${JSON.stringify(timings)}`);
+    await plane?.stop();
+  });
+
+  /** Runs `fn` for each program in turn (one at a time: each program's audit entries are its own). */
+  const each = async (phase: string, fn: (program: Program, stack: EngineStack) => Promise<void>) => {
+    for (const program of PROGRAMS) {
+      const started = Date.now();
+      await fn(program, stacks[program]);
+      timings[`${phase} ${program}`] = Date.now() - started;
+    }
+  };
+
+  it("creates every resource of both programs; the plane holds exactly what the states name; secrets stay encrypted; a preview plans nothing", async () => {
+    await each("create", async (program, stack) => {
+      const result = await stack.up();
+      expect({ program, ops: ops(result) }).toEqual({ program, ops: NAMES.map((n) => `create ${n}`) });
+      expect({ program, ops: ops(await stack.preview()) }).toEqual({ program, ops: [] });
+      // The Senlin cluster is built from the program's own profile, named by that resource's id (an output).
+      const created = await ids(stack);
+      const inputs = (await recorded(stack, "inputs")) as Record<string, { profile?: string }>;
+      expect({ program, profile: inputs.senlin.profile }).toEqual({ program, profile: created.profile });
+      // The provider passwords (secret stack config) and the kubeconfigs (secret outputs) stay encrypted on disk.
+      const stored = await stack.storedState();
+      for (const secret of [SENLIN_USER.password, CC_PASSWORD, "client-key-data", "certificate-authority-data"]) {
+        expect({ program, secret, stored: stored.includes(secret) }).toEqual({ program, secret, stored: false });
+      }
+    });
+    const comparison = await compareStacksWithPlane(plane, [stacks.yaml, stacks.go]);
+    for (const kind of KINDS) {
+      expect({ kind, ...comparison[kind], plane: undefined, states: undefined }).toEqual({ kind, orphans: [], missing: [[], []], duplicates: [[], []], shared: [], plane: undefined, states: undefined });
+      // Each program made its own object of every kind.
+      expect({ kind, counts: comparison[kind].states.map((s) => s.length > 0) }).toEqual({ kind, counts: [true, true] });
+    }
+    const profiles = await plane.admin<{ profiles: { id: string }[] }>("/_local/senlin/profiles");
+    expect(profiles.profiles).toHaveLength(2);
+  });
+
+  it("changes one field per platform in place, each by the platform's own operation, replacing nothing", async () => {
+    await each("update", async (program, stack) => {
+      const before = await ids(stack);
+      const since = await plane.lastSeq();
+      const project = (await stack.stack.workspace.projectSettings()).name;
+      await stack.stack.setAllConfig(Object.fromEntries(CHANGES.map((c) => [`${project}:${c.key}`, { value: c.value }])));
+      const result = await stack.up();
+      expect({ program, ops: ops(result) }).toEqual({ program, ops: CHANGES.map((c) => `update ${c.resource}`).sort() });
+      // Same objects (no replacement), and the platforms saw exactly the six operations, nothing created or deleted.
+      expect({ program, ids: await ids(stack) }).toEqual({ program, ids: before });
+      const done = writes(await plane.audit(since)).filter((e) => e.code === "OK");
+      expect({ program, done: [...new Set(done.map((e) => `${e.api} ${e.operation}`))].sort() }).toEqual({
+        program,
+        done: CHANGES.map((c) => `${c.api} ${c.operation}`).sort(),
+      });
+      expect({ program, ops: ops(await stack.preview()) }).toEqual({ program, ops: [] });
+    });
+  });
+
+  it("refreshes without finding a difference, then previews nothing to do", async () => {
+    await each("refresh", async (program, stack) => {
+      const before = await recorded(stack, "inputs");
+      const since = await plane.lastSeq();
+      const refresh = await stack.refresh();
+      expect({ program, differing: resourceSteps(refresh).filter((s) => s.diffs.length > 0).map((s) => s.name) }).toEqual({ program, differing: [] });
+      // What the platforms report matches what the program declared: every input read back unchanged
+      // (outputs such as a resource pool's live allocation may move; they are not drift).
+      expect({ program, inputs: await recorded(stack, "inputs") }).toEqual({ program, inputs: before });
+      expect({ program, writes: writes(await plane.audit(since)) }).toEqual({ program, writes: [] });
+      expect({ program, ops: ops(await stack.preview()) }).toEqual({ program, ops: [] });
+    });
+  });
+
+  it("refuses a config value of the wrong type, naming the key and the type, before anything is sent", async () => {
+    await each("bad config", async (program, stack) => {
+      const project = (await stack.stack.workspace.projectSettings()).name;
+      const since = await plane.lastSeq();
+      await stack.setConfig(`${project}:poolCount`, "two");
+      await expect(stack.preview()).rejects.toThrow(/configuration key 'poolCount' must be of type 'integer'/);
+      expect({ program, calls: await plane.audit(since) }).toEqual({ program, calls: [] });
+      await stack.setConfig(`${project}:poolCount`, "2");
+    });
+  });
+
+  it("destroys both programs and leaves the plane empty", async () => {
+    await each("destroy", async (program, stack) => {
+      const result = await stack.destroy();
+      expect({ program, ops: ops(result) }).toEqual({ program, ops: NAMES.map((n) => `delete ${n}`) });
+    });
+    const inventory = await planeInventory(plane);
+    expect(inventory).toEqual(Object.fromEntries(KINDS.map((k) => [k, []])));
+    expect((await plane.admin<{ profiles: unknown[] }>("/_local/senlin/profiles")).profiles).toEqual([]);
+  });
+});
