@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changingSteps, type EngineStack, openStack } from "../test/harness/engine";
 import { type LocalPlane, startLocalPlane } from "../test/harness/local-plane";
-import { benchWorkspace, copyBenchProgram } from "./support/programs";
+import { benchWorkspace, copyBenchProgram, yamlClustersProgram } from "./support/programs";
 import { median, publish, type Row, round, timed } from "./support/report";
 
 /**
@@ -12,21 +12,27 @@ import { median, publish, type Row, round, timed } from "./support/report";
  * A preview's time is a fixed part (the CLI, the language host, the program's and the plugins'
  * start) plus a part per resource. Each program therefore runs at two sizes, SIZE and SMALL, and the
  * report gives both the whole preview divided by SIZE and the marginal cost of one more resource
- * ((preview at SIZE - preview at SMALL) / (SIZE - SMALL)).
+ * ((preview at SIZE - preview at SMALL) / (SIZE - SMALL)). The same native clusters also run from a
+ * Pulumi YAML program (`native-yaml`), which has no Node.js program: what the Node.js SDK's
+ * registration costs per resource shows as the difference.
  */
 const SIZE = Number(process.env.CLUSTERFORM_BENCH_NATIVE_SIZE ?? 100);
 const SMALL = Number(process.env.CLUSTERFORM_BENCH_NATIVE_SMALL ?? 10);
 const SAMPLES = Number(process.env.CLUSTERFORM_BENCH_SAMPLES ?? 3);
 const TARGET = 0.5;
 
-type Name = "native" | "dynamic" | "trivial";
-const NAMES: Name[] = ["trivial", "native", "dynamic"];
+/** `native-yaml`: the same native clusters declared in a Pulumi YAML program (no Node.js program at all). */
+type Name = "native" | "dynamic" | "trivial" | "native-yaml";
+const NAMES: Name[] = ["trivial", "native", "dynamic", "native-yaml"];
 type Size = "large" | "small";
 
 describe(`native plugin: no-op preview and state bytes at ${SIZE} (and ${SMALL}) resources`, () => {
   let plane: LocalPlane;
   const stacks = { large: {}, small: {} } as Record<Size, Record<Name, EngineStack>>;
-  const previewMs = { large: { native: [], dynamic: [], trivial: [] }, small: { native: [], dynamic: [], trivial: [] } } as Record<Size, Record<Name, number[]>>;
+  const previewMs = {
+    large: { native: [], dynamic: [], trivial: [], "native-yaml": [] },
+    small: { native: [], dynamic: [], trivial: [], "native-yaml": [] },
+  } as Record<Size, Record<Name, number[]>>;
 
   beforeAll(async () => {
     const workspace = benchWorkspace();
@@ -37,6 +43,7 @@ describe(`native plugin: no-op preview and state bytes at ${SIZE} (and ${SMALL})
       stacks[size].native = await open("native-clusters", { "bench:count": String(n), "clusterform:endpoint": plane.url });
       stacks[size].dynamic = await open("cmassh-clusters", { "bench:count": String(n), "clusterform:endpoint": plane.url });
       stacks[size].trivial = await open("trivial", { "bench:resources": String(n) });
+      stacks[size]["native-yaml"] = await openStack({ programDir: yamlClustersProgram(workspace, n), config: { "clusterform:endpoint": { value: plane.url } } });
     }
     for (const size of ["large", "small"] as const) for (const stack of Object.values(stacks[size])) await stack.up({ parallel: 16 });
   });
@@ -68,14 +75,17 @@ describe(`native plugin: no-op preview and state bytes at ${SIZE} (and ${SMALL})
     const marginal = (name: Name) => (median(previewMs.large[name]) - median(previewMs.small[name])) / (SIZE - SMALL);
     const previewRatio = perResource("native") / perResource("trivial");
     const marginalRatio = marginal("native") / marginal("trivial");
+    const yamlRatio = perResource("native-yaml") / perResource("trivial");
+    const yamlMarginalRatio = marginal("native-yaml") / marginal("trivial");
     const stateRatio = stateBytes.native / stateBytes.dynamic;
     const rows: Row[] = NAMES.map((name) => ({
       program: name,
       [`preview at ${SIZE} / ${SIZE} (ms)`]: round(perResource(name), 1),
       "marginal ms/resource": round(marginal(name), 1),
-      "state bytes/resource": name === "trivial" ? "-" : round(stateBytes[name], 0),
+      "state bytes/resource": name === "native" || name === "dynamic" ? round(stateBytes[name], 0) : "-",
     }));
     rows.push({ program: "ratio native/trivial", [`preview at ${SIZE} / ${SIZE} (ms)`]: round(previewRatio), "marginal ms/resource": round(marginalRatio), "state bytes/resource": "-" });
+    rows.push({ program: "ratio native-yaml/trivial", [`preview at ${SIZE} / ${SIZE} (ms)`]: round(yamlRatio), "marginal ms/resource": round(yamlMarginalRatio), "state bytes/resource": "-" });
     rows.push({ program: "ratio native/dynamic state", [`preview at ${SIZE} / ${SIZE} (ms)`]: "-", "marginal ms/resource": "-", "state bytes/resource": round(stateRatio) });
     publish("native-plugin", `Native plugin vs dynamic at ${SIZE} resources, marginal from ${SMALL} (targets <= ${TARGET})`, rows, {
       size: SIZE,
@@ -85,6 +95,8 @@ describe(`native plugin: no-op preview and state bytes at ${SIZE} (and ${SMALL})
       stateBytes,
       previewRatio,
       marginalRatio,
+      yamlRatio,
+      yamlMarginalRatio,
       stateRatio,
       target: TARGET,
     });

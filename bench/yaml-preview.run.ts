@@ -1,10 +1,8 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
 import * as os from "node:os";
-import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changingSteps, type EngineStack, openStack } from "../test/harness/engine";
 import { type LocalPlane, startLocalPlane } from "../test/harness/local-plane";
-import { benchWorkspace, copyBenchProgram } from "./support/programs";
+import { benchWorkspace, copyBenchProgram, yamlClustersProgram } from "./support/programs";
 import { median, publish, type Row, round, timed } from "./support/report";
 
 /**
@@ -23,29 +21,6 @@ if (!Number.isInteger(SIZE) || SIZE < 2) {
 type Name = "yaml" | "ts" | "yaml-1" | "ts-1";
 const NAMES: Name[] = ["yaml-1", "ts-1", "yaml", "ts"];
 
-/**
- * A YAML program of `count` independent cma-ssh clusters, the resources of
- * bench/programs/native-clusters-ts. Pulumi YAML has no loops: every resource is written out.
- */
-function yamlProgram(workspace: string, count: number): string {
-  const dir = mkdtempSync(path.join(workspace, `yaml-clusters-${count}-`));
-  const resources = Array.from({ length: count }, (_, i) =>
-    [`  c-${i}:`, "    type: clusterform:cmassh:Cluster", "    properties:", "      kubernetesVersion: 1.31.6", "      controlPlane:", "        instanceType: standard", "        count: 1"].join("\n"),
-  );
-  const text = [
-    "name: bench-yaml-clusters",
-    "runtime: yaml",
-    "plugins:",
-    "  providers:",
-    "    - name: clusterform",
-    "      path: ../node_modules/clusterform/plugin",
-    `resources:\n${resources.join("\n")}`,
-    "",
-  ].join("\n");
-  writeFileSync(path.join(dir, "Pulumi.yaml"), text);
-  return dir;
-}
-
 describe(`YAML vs TypeScript on the native plugin: no-op preview at ${SIZE} resources`, () => {
   let plane: LocalPlane;
   const stacks = {} as Record<Name, EngineStack>;
@@ -55,8 +30,8 @@ describe(`YAML vs TypeScript on the native plugin: no-op preview at ${SIZE} reso
     const workspace = benchWorkspace();
     plane = await startLocalPlane({ workspace, timeScale: 0.01 });
     const endpoint = { "clusterform:endpoint": { value: plane.url } };
-    stacks.yaml = await openStack({ programDir: yamlProgram(workspace, SIZE), config: endpoint });
-    stacks["yaml-1"] = await openStack({ programDir: yamlProgram(workspace, 1), config: endpoint });
+    stacks.yaml = await openStack({ programDir: yamlClustersProgram(workspace, SIZE), config: endpoint });
+    stacks["yaml-1"] = await openStack({ programDir: yamlClustersProgram(workspace, 1), config: endpoint });
     const ts = (count: number) => openStack({ programDir: copyBenchProgram(workspace, "native-clusters-ts"), config: { ...endpoint, "bench:count": { value: String(count) } } });
     stacks.ts = await ts(SIZE);
     stacks["ts-1"] = await ts(1);

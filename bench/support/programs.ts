@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readdirSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { repoRoot } from "../../test/harness/paths";
 import { clusterformTarball, installWorkspace } from "../../test/harness/workspace";
@@ -17,4 +17,27 @@ export function copyBenchProgram(workspace: string, program: string): string {
   const dest = mkdtempSync(path.join(workspace, `${program}-`));
   for (const entry of readdirSync(source)) cpSync(path.join(source, entry), path.join(dest, entry), { recursive: true });
   return dest;
+}
+
+/**
+ * A YAML program of `count` independent cma-ssh clusters, the resources of
+ * bench/programs/native-clusters-ts. Pulumi YAML has no loops: every resource is written out.
+ */
+export function yamlClustersProgram(workspace: string, count: number): string {
+  const dir = mkdtempSync(path.join(workspace, `yaml-clusters-${count}-`));
+  const resources = Array.from({ length: count }, (_, i) =>
+    [`  c-${i}:`, "    type: clusterform:cmassh:Cluster", "    properties:", "      kubernetesVersion: 1.31.6", "      controlPlane:", "        instanceType: standard", "        count: 1"].join("\n"),
+  );
+  const text = [
+    "name: bench-yaml-clusters",
+    "runtime: yaml",
+    "plugins:",
+    "  providers:",
+    "    - name: clusterform",
+    "      path: ../node_modules/clusterform/plugin",
+    `resources:\n${resources.join("\n")}`,
+    "",
+  ].join("\n");
+  writeFileSync(path.join(dir, "Pulumi.yaml"), text);
+  return dir;
 }
