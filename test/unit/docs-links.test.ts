@@ -23,10 +23,10 @@ function tree(files: Record<string, string>): string {
   return root;
 }
 
-describe("the relative links of README.md and docs/", () => {
+describe("the relative links of README.md, docs/, test/README.md and bench/README.md", () => {
   it("all lead to an existing file and, with an anchor, to one of its headings", () => {
     const root = repoRoot();
-    const files = ["README.md", ...markdownFilesUnder(root, "docs")];
+    const files = ["README.md", ...markdownFilesUnder(root, "docs"), "test/README.md", "bench/README.md"];
     expect(files.length).toBeGreaterThan(10);
     expect(brokenLinks(root, files, NOT_YET_MERGED)).toEqual([]);
   });
