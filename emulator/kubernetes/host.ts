@@ -12,7 +12,7 @@ export interface ApiServerTarget {
   key: string;
   /** The cluster's admin bearer token, the one its kubeconfig carries. */
   token: string;
-  /** The version the platform says the cluster runs (the API server reports its own; see README). */
+  /** The version the platform says the cluster runs (the API server reports its own; see docs/local-plane.md). */
   kubernetesVersion: string;
   /** true: serve now; false: stopped with its data kept (a suspended vcluster). */
   run: boolean;

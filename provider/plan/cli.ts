@@ -6,7 +6,7 @@ import { readPlanJson } from "./preview-json";
 import { buildReport, type PlanReport, renderJson, renderMarkdown, renderText } from "./report";
 
 /**
- * Exit codes, for a CI to gate on (documented in the README, "Operations plan in CI").
+ * Exit codes, for a CI to gate on (documented in docs/ci-plan.md).
  */
 export const EXIT = {
   /** Nothing changes. */

@@ -15,7 +15,7 @@ CF_KINE_VERSION="0.17.5"
 # of github.com/pulumi/pulumi-command/provider (403), so @pulumi/command cannot run here.
 # pulumi-kubernetes: the module proxy these machines reach serves its provider module at this one
 # commit only (every tagged provider/v4 version answers 403), and its ../sdk replace is pointed at
-# the published sdk/v4 module it requires. See README "Kubernetes behind the local clusters".
+# the published sdk/v4 module it requires. See docs/local-plane.md, "Kubernetes behind the local clusters".
 CF_K8S_PROVIDER_MODULE="github.com/pulumi/pulumi-kubernetes/provider/v4@v4.0.0-20260115033456-f47bc2d6f199"
 CF_K8S_SDK_MODULE="github.com/pulumi/pulumi-kubernetes/sdk/v4@v4.24.0"
 

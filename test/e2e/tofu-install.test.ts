@@ -6,7 +6,7 @@ import { applyArgs, planArgs, type TofuDir } from "../harness/tofu";
 import { openTofuPlane, type TofuPlane } from "../harness/tofu-plane";
 
 /**
- * Installing the provider from the packed package without a registry, as the README says: the
+ * Installing the provider from the packed package without a registry, as docs/opentofu.md says: the
  * package writes a filesystem mirror, `tofu init` installs from it offline, and the lock file's
  * hash covers the code that runs.
  */

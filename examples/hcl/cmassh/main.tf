@@ -1,5 +1,5 @@
 # A cma-ssh cluster and a node pool, managed by OpenTofu through terraform-provider-clusterform.
-# See the README, section "OpenTofu and Terraform", for installing the provider without a registry.
+# See docs/opentofu.md for installing the provider without a registry.
 terraform {
   required_providers {
     clusterform = {

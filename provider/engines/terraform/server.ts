@@ -31,7 +31,7 @@ export async function servePlugin(proc: PluginProcess): Promise<http2.Http2Serve
   const { env } = proc;
   if (env[MAGIC_COOKIE_KEY] !== MAGIC_COOKIE_VALUE) {
     throw new Error(
-      "terraform-provider-clusterform is a plugin of OpenTofu and Terraform, not a program to run by hand: declare it in a configuration's required_providers and run tofu (see the README, section OpenTofu and Terraform)",
+      "terraform-provider-clusterform is a plugin of OpenTofu and Terraform, not a program to run by hand: declare it in a configuration's required_providers and run tofu (see docs/opentofu.md)",
     );
   }
   const versions = (env.PLUGIN_PROTOCOL_VERSIONS ?? "6").split(",").map((v) => v.trim());

@@ -40,7 +40,7 @@ const clients = new Map<string, Promise<CycleCloudClient>>();
 /**
  * The CycleCloud client for the endpoint and credentials the configuration names now (resolved at
  * every call, never captured). TLS certificates are always verified; a private CA is trusted
- * through Node's NODE_EXTRA_CA_CERTS (see the README, CycleCloud section).
+ * through Node's NODE_EXTRA_CA_CERTS (see docs/platforms/cyclecloud.md).
  */
 export function cycleCloudClient(config: ConfigReader): Promise<CycleCloudClient> {
   const { url } = resolveEndpoint("cyclecloud", config);

@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { policyTableMarkdown } from "./policy-doc";
 
 describe("the vcluster field policy table", () => {
-  it("appears in the README exactly as the code defines it", () => {
-    const docs = readFileSync(path.join(__dirname, "../../../../README.md"), "utf8");
+  it("appears in the vcluster guide (docs/platforms/vcluster.md) exactly as the code defines it", () => {
+    const docs = readFileSync(path.join(__dirname, "../../../../docs/platforms/vcluster.md"), "utf8");
     expect(docs).toContain(policyTableMarkdown());
   });
 

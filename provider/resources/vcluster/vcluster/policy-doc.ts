@@ -11,7 +11,7 @@ function change(field: string): string {
 }
 
 /**
- * The field policy table as the README's vcluster section shows it, rendered from {@link VCLUSTER_FIELDS} so the
+ * The field policy table as docs/platforms/vcluster.md shows it, rendered from {@link VCLUSTER_FIELDS} so the
  * code and the docs cannot disagree (a unit test compares them).
  */
 export function policyTableMarkdown(): string {

@@ -194,7 +194,7 @@ const MASK_PATHS: Readonly<Record<string, string>> = {
 };
 
 /**
- * The field policy table of `vcluster:VCluster` as the README's vcluster section shows it (a unit test keeps them
+ * The field policy table of `vcluster:VCluster` as docs/platforms/vcluster.md shows it (a unit test keeps them
  * equal), from the definition. Order here is the order fields appear in update masks.
  */
 export const VCLUSTER_FIELDS: Readonly<Record<string, FieldRule>> = Object.fromEntries(
