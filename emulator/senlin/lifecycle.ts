@@ -143,6 +143,13 @@ export function cancelAction(store: SenlinStore, action: ActionRecord, nowMs: nu
   const wasRunning = action.status === "RUNNING";
   store.actions.update(action.id, (a) => ({ ...a, status: "CANCELLED", statusReason: "Action execution cancelled.", endMs: nowMs, updatedAtMs: nowMs }));
   if (!wasRunning) return;
+  // Derived actions not yet ended (a rolling update's later batches) end with their parent.
+  for (const id of store.actions.get(action.id)?.plan.children ?? []) {
+    const child = store.actions.get(id);
+    if (child && CANCELLABLE.includes(child.status)) {
+      store.actions.update(id, (a) => ({ ...a, status: "CANCELLED", statusReason: "Action execution cancelled.", endMs: nowMs, updatedAtMs: nowMs }));
+    }
+  }
   const touched = action.action.startsWith("NODE_") ? [store.nodes.get(action.target)] : store.members(action.clusterId);
   for (const node of touched) {
     if (!node || node.status === "ACTIVE" || node.status === "ERROR") continue;
