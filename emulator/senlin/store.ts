@@ -1,4 +1,4 @@
-import type { DatabaseSync, SQLInputValue } from "node:sqlite";
+import type { DatabaseSync, SQLInputValue, StatementSync } from "node:sqlite";
 import type { ActionRecord, BindingRecord, ClusterRecord, NodeRecord, PolicyRecord, ProfileRecord, ReceiverRecord } from "./records";
 
 /**
@@ -34,6 +34,18 @@ interface Doc {
 /** Extra indexed columns a table derives from its documents. */
 type Columns<T> = Readonly<Record<string, (doc: T) => SQLInputValue>>;
 
+/** Prepared statements by SQL text, per database: every call reuses them instead of compiling its SQL again. */
+const STATEMENTS = new WeakMap<DatabaseSync, Map<string, StatementSync>>();
+
+/** The prepared statement for `sql` on `db`, compiled on first use. */
+function statement(db: DatabaseSync, sql: string): StatementSync {
+  let cache = STATEMENTS.get(db);
+  if (!cache) STATEMENTS.set(db, (cache = new Map()));
+  let prepared = cache.get(sql);
+  if (!prepared) cache.set(sql, (prepared = db.prepare(sql)));
+  return prepared;
+}
+
 /** One document table: CRUD and the lookups Senlin's `find` needs, always within one project. */
 export class DocTable<T extends Doc> {
   private readonly extra: string[];
@@ -47,8 +59,7 @@ export class DocTable<T extends Doc> {
   }
 
   private rows(where: string, ...params: SQLInputValue[]): T[] {
-    return this.db
-      .prepare(`SELECT doc FROM ${this.table} WHERE ${where} ORDER BY seq`)
+    return statement(this.db, `SELECT doc FROM ${this.table} WHERE ${where} ORDER BY seq`)
       .all(...params)
       .map((row) => JSON.parse(String(row.doc)) as T);
   }
@@ -75,10 +86,10 @@ export class DocTable<T extends Doc> {
 
   /** Stores a new object after all others. */
   insert(doc: T): void {
-    const seq = Number(this.db.prepare(`SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM ${this.table}`).get()?.next ?? 1);
+    const seq = Number(statement(this.db, `SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM ${this.table}`).get()?.next ?? 1);
     const names = ["id", "project", "name", "seq", ...this.extra, "doc"];
     const values = [doc.id, doc.project, doc.name, seq, ...this.extra.map((c) => this.columns[c](doc)), JSON.stringify(doc)];
-    this.db.prepare(`INSERT INTO ${this.table} (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`).run(...values);
+    statement(this.db, `INSERT INTO ${this.table} (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`).run(...values);
   }
 
   /** Replaces a stored object with a changed copy and returns it. */
@@ -88,13 +99,13 @@ export class DocTable<T extends Doc> {
     const next = change(current);
     const sets = ["name = ?", ...this.extra.map((c) => `${c} = ?`), "doc = ?"];
     const values = [next.name, ...this.extra.map((c) => this.columns[c](next)), JSON.stringify(next), id];
-    this.db.prepare(`UPDATE ${this.table} SET ${sets.join(", ")} WHERE id = ?`).run(...values);
+    statement(this.db, `UPDATE ${this.table} SET ${sets.join(", ")} WHERE id = ?`).run(...values);
     return next;
   }
 
   /** Removes an object. */
   delete(id: string): void {
-    this.db.prepare(`DELETE FROM ${this.table} WHERE id = ?`).run(id);
+    statement(this.db, `DELETE FROM ${this.table} WHERE id = ?`).run(id);
   }
 }
 
@@ -123,27 +134,24 @@ export class SenlinStore {
 
   /** Policy bindings of a cluster, oldest first. */
   bindings(clusterId: string): BindingRecord[] {
-    return this.db
-      .prepare("SELECT doc FROM senlin_bindings WHERE cluster_id = ? ORDER BY rowid")
+    return statement(this.db, "SELECT doc FROM senlin_bindings WHERE cluster_id = ? ORDER BY rowid")
       .all(clusterId)
       .map((row) => JSON.parse(String(row.doc)) as BindingRecord);
   }
 
   /** Clusters a policy is attached to. */
   clustersOfPolicy(policyId: string): string[] {
-    return this.db.prepare("SELECT cluster_id FROM senlin_bindings WHERE policy_id = ?").all(policyId).map((r) => String(r.cluster_id));
+    return statement(this.db, "SELECT cluster_id FROM senlin_bindings WHERE policy_id = ?").all(policyId).map((r) => String(r.cluster_id));
   }
 
   /** Adds or replaces a binding. */
   putBinding(binding: BindingRecord): void {
-    this.db
-      .prepare("INSERT OR REPLACE INTO senlin_bindings (cluster_id, policy_id, doc) VALUES (?, ?, ?)")
-      .run(binding.clusterId, binding.policyId, JSON.stringify(binding));
+    statement(this.db, "INSERT OR REPLACE INTO senlin_bindings (cluster_id, policy_id, doc) VALUES (?, ?, ?)").run(binding.clusterId, binding.policyId, JSON.stringify(binding));
   }
 
   /** Removes a binding. */
   deleteBinding(clusterId: string, policyId: string): void {
-    this.db.prepare("DELETE FROM senlin_bindings WHERE cluster_id = ? AND policy_id = ?").run(clusterId, policyId);
+    statement(this.db, "DELETE FROM senlin_bindings WHERE cluster_id = ? AND policy_id = ?").run(clusterId, policyId);
   }
 
   /** Actions that have not ended on a cluster or on one of its nodes (the partial index holds only unfinished ones). */
@@ -158,9 +166,7 @@ export class SenlinStore {
 
   /** The action whose next event (start or end) is due first at or before `nowMs`. */
   nextDueAction(nowMs: number): ActionRecord | undefined {
-    const row = this.db
-      .prepare("SELECT doc FROM senlin_actions WHERE due_ms IS NOT NULL AND due_ms <= ? ORDER BY due_ms, seq LIMIT 1")
-      .get(nowMs);
+    const row = statement(this.db, "SELECT doc FROM senlin_actions WHERE due_ms IS NOT NULL AND due_ms <= ? ORDER BY due_ms, seq LIMIT 1").get(nowMs);
     return row ? (JSON.parse(String(row.doc)) as ActionRecord) : undefined;
   }
 }
