@@ -49,8 +49,14 @@ const STATEMENTS = new WeakMap<DatabaseSync, Map<string, StatementSync>>();
  */
 export function cachedStatement(db: DatabaseSync, sql: string): StatementSync {
   let cache = STATEMENTS.get(db);
-  if (!cache) STATEMENTS.set(db, (cache = new Map()));
+  if (!cache) {
+    cache = new Map();
+    STATEMENTS.set(db, cache);
+  }
   let prepared = cache.get(sql);
-  if (!prepared) cache.set(sql, (prepared = db.prepare(sql)));
+  if (!prepared) {
+    prepared = db.prepare(sql);
+    cache.set(sql, prepared);
+  }
   return prepared;
 }
