@@ -1,6 +1,6 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { DatabaseSync } from "node:sqlite";
+import { DatabaseSync, type StatementSync } from "node:sqlite";
 
 /** The shared tables: the audit log. Each platform module brings its own tables (`schema`). */
 const SCHEMA = `
@@ -37,4 +37,26 @@ export function inTransaction<T>(db: DatabaseSync, fn: () => T): T {
     db.exec("ROLLBACK");
     throw error;
   }
+}
+
+/** Prepared statements by SQL text, per database. */
+const STATEMENTS = new WeakMap<DatabaseSync, Map<string, StatementSync>>();
+
+/**
+ * The prepared statement for `sql` on `db`, compiled on first use and reused after: a hot path
+ * (every call's token check, every Senlin lookup) then does not compile its SQL again per call.
+ * For SQL texts from a fixed set only (parameters as `?`), or the cache grows without bound.
+ */
+export function cachedStatement(db: DatabaseSync, sql: string): StatementSync {
+  let cache = STATEMENTS.get(db);
+  if (!cache) {
+    cache = new Map();
+    STATEMENTS.set(db, cache);
+  }
+  let prepared = cache.get(sql);
+  if (!prepared) {
+    prepared = db.prepare(sql);
+    cache.set(sql, prepared);
+  }
+  return prepared;
 }

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
+import { cachedStatement } from "../database";
 
 /** Keystone's table. Only a hash of each token is kept: the database holds no usable secret. */
 export const KEYSTONE_SCHEMA = `
@@ -64,7 +65,7 @@ export function issueToken(db: DatabaseSync, info: TokenInfo): string {
 /** The identity of a token that exists, is not revoked and has not expired at `nowMs`; else undefined. */
 export function validateToken(db: DatabaseSync, token: string | null, nowMs: number): TokenInfo | undefined {
   if (!token) return undefined;
-  const row = db.prepare("SELECT * FROM keystone_tokens WHERE hash = ? AND revoked = 0 AND expires_ms > ?").get(hashOf(token), nowMs);
+  const row = cachedStatement(db, "SELECT * FROM keystone_tokens WHERE hash = ? AND revoked = 0 AND expires_ms > ?").get(hashOf(token), nowMs);
   if (!row) return undefined;
   return {
     auditId: String(row.audit_id),

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { findIn, ownerOf, type SenlinReply, type SenlinRequest, wrappedBody } from "./context";
 import { badRequest, SenlinError } from "./errors";
-import { activeActionsOn, queueAction } from "./lifecycle";
+import { activeActionsOn, BASE_DURATION_MS, queueAction } from "./lifecycle";
 import { applyListQuery, isGlobalListing, type ListSpec } from "./list-query";
 import { requireMicroversion } from "./microversion";
 import type { ActionName, ActionPlan, ClusterRecord } from "./records";
@@ -154,7 +154,9 @@ function updateCluster(req: SenlinRequest): SenlinReply {
   if (Object.keys(changes).length === 0 && body.profile_only === undefined) throw badRequest("No property needs an update.");
   assertNoConflict(req, cluster, "CLUSTER_UPDATE");
   const inputs = { ...changes, ...(body.profile_only !== undefined ? { profile_only: body.profile_only } : {}) };
-  const reply = startClusterAction(req, cluster, "CLUSTER_UPDATE", "cluster_update", inputs, { changes });
+  // A new profile rolls the nodes at the start; what one node update takes is fixed now, at this time scale.
+  const rolling = changes.profileId ? { nodeUpdateMs: Math.round(BASE_DURATION_MS.NODE_UPDATE * req.env.timeScale), timeScale: req.env.timeScale } : {};
+  const reply = startClusterAction(req, cluster, "CLUSTER_UPDATE", "cluster_update", inputs, { changes, ...rolling });
   return { ...reply, body: { cluster: renderCluster(req.env.store, cluster) } };
 }
 

@@ -1,7 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { activateNodes, createMember, evalClusterStatus, pickVictims, removeNodes, setNodeStatus } from "./cluster-state";
 import type { ActionName, ActionRecord, ClusterStatus } from "./records";
+import { rollingUpdateFailure, startRollingUpdate } from "./rolling-update";
 import type { SenlinStore } from "./store";
+
+/** The `cause` of actions an action started for itself. */
+const DERIVED = "Derived Action";
 
 /** What an action's end produced: a failure, or a reason and outputs overriding the defaults. */
 export interface EndOutcome {
@@ -91,13 +95,17 @@ const CLUSTER_KINDS: Readonly<Record<Exclude<ActionName, `NODE_${string}`>, Acti
   },
   CLUSTER_UPDATE: {
     running: ["UPDATING", "Update in progress"],
+    // The engine stores name, metadata and timeout first, then rolls the nodes to a new profile.
+    onStart: (store, action, atMs) => {
+      const { profileId: _profile, ...properties } = action.plan.changes ?? {};
+      store.clusters.update(action.clusterId, (c) => ({ ...c, ...properties }));
+      startRollingUpdate(store, action, atMs);
+    },
     onEnd: (store, action, atMs) => {
-      const changes = action.plan.changes ?? {};
-      const profileOnly = action.inputs.profile_only === true;
-      store.clusters.update(action.clusterId, (c) => ({ ...c, ...changes }));
-      if (changes.profileId && !profileOnly) {
-        for (const node of store.members(action.clusterId)) store.nodes.update(node.id, (n) => ({ ...n, profileId: changes.profileId!, updatedAtMs: atMs }));
-      }
+      const failure = rollingUpdateFailure(store, action);
+      if (failure) return { failure };
+      const profileId = action.plan.changes?.profileId;
+      if (profileId) store.clusters.update(action.clusterId, (c) => ({ ...c, profileId }));
       return evaluate(store, action, atMs);
     },
     successReason: "Cluster update completed.",
@@ -233,7 +241,8 @@ export const ACTION_KINDS: Readonly<Record<ActionName, ActionKind>> = {
     onEnd: (store, action, atMs) => {
       store.nodes.update(action.target, (n) => ({ ...n, ...(action.plan.changes ?? {}), updatedAtMs: atMs }));
       activateNodes(store, [action.target], "Update succeeded", atMs);
-      evalOwner(store, action.clusterId, "NODE_UPDATE", atMs);
+      // A rolling update's own node updates leave the cluster to the cluster action.
+      if (action.cause !== DERIVED) evalOwner(store, action.clusterId, "NODE_UPDATE", atMs);
       return {};
     },
     successReason: "Node updated successfully.",

@@ -7,7 +7,7 @@ import { type HttpRequest, type HttpResponse, headerValue, type RouteHandler, re
 import { type TokenInfo, validateToken } from "../keystone/tokens";
 import type { SenlinEnv, SenlinReply } from "./context";
 import { badRequest, faultBody, faultWrapper, UNAUTHORIZED_BODY } from "./errors";
-import { settleDueActions } from "./lifecycle";
+import { applyDueActions, settleDueActions } from "./lifecycle";
 import { formatMicroversion, type NegotiatedVersion, negotiateMicroversion } from "./microversion";
 import { matchPath, SENLIN_ROUTES, type SenlinRoute } from "./routes";
 import { discoveryReply } from "./version-routes";
@@ -118,10 +118,12 @@ export function createSenlinHttp(deps: SenlinHttpDeps): RouteHandler {
         const nowMs = env.clock.now();
         settleDueActions(env, nowMs);
         const version = negotiated.version;
-        const result = inTransaction(deps.db, () => route.handle({ env, token, version, params, query: url.searchParams, body, call, nowMs }));
-        // An action that starts at once shows RUNNING to the very next read.
-        settleDueActions(env, nowMs);
-        return result;
+        return inTransaction(deps.db, () => {
+          const result = route.handle({ env, token, version, params, query: url.searchParams, body, call, nowMs });
+          // An action that starts at once shows RUNNING to the very next read (same transaction: one commit).
+          applyDueActions(env, nowMs);
+          return result;
+        });
       });
       if (reply.actionId) headers.Location = `/v1/actions/${reply.actionId}`;
       write(res, { status: reply.status, body: reply.body, headers: { ...headers, ...versionHeaders(negotiated) } });

@@ -88,16 +88,23 @@ export function queueAction(env: ActionEnv, nowMs: number, spec: ActionSpec): Ac
 }
 
 /**
- * Applies every action start and end due by `nowMs`, in time order, one transaction each. Called
- * before every request and admin view, so state is a function of the clock and survives restarts.
+ * Applies every action start and end due by `nowMs`, in time order, in one transaction (none when
+ * nothing is due). Called before every request and admin view, so state is a function of the clock
+ * and survives restarts.
  */
 export function settleDueActions(env: ActionEnv, nowMs: number): void {
-  for (let action = env.store.nextDueAction(nowMs); action; action = env.store.nextDueAction(nowMs)) {
-    const due = action;
-    inTransaction(env.store.db, () => {
-      if (due.status === "READY") startAction(env.store, due);
-      else endAction(env.store, due);
-    });
+  if (!env.store.nextDueAction(nowMs)) return;
+  inTransaction(env.store.db, () => applyDueActions(env, nowMs));
+}
+
+/**
+ * {@link settleDueActions} inside a transaction the caller holds: a request settles what it
+ * started in its own transaction, one commit instead of one per action event.
+ */
+export function applyDueActions(env: ActionEnv, nowMs: number): void {
+  for (let due = env.store.nextDueAction(nowMs); due; due = env.store.nextDueAction(nowMs)) {
+    if (due.status === "READY") startAction(env.store, due);
+    else endAction(env.store, due);
   }
 }
 
@@ -143,6 +150,13 @@ export function cancelAction(store: SenlinStore, action: ActionRecord, nowMs: nu
   const wasRunning = action.status === "RUNNING";
   store.actions.update(action.id, (a) => ({ ...a, status: "CANCELLED", statusReason: "Action execution cancelled.", endMs: nowMs, updatedAtMs: nowMs }));
   if (!wasRunning) return;
+  // Derived actions not yet ended (a rolling update's later batches) end with their parent.
+  for (const id of store.actions.get(action.id)?.plan.children ?? []) {
+    const child = store.actions.get(id);
+    if (child && CANCELLABLE.includes(child.status)) {
+      store.actions.update(id, (a) => ({ ...a, status: "CANCELLED", statusReason: "Action execution cancelled.", endMs: nowMs, updatedAtMs: nowMs }));
+    }
+  }
   const touched = action.action.startsWith("NODE_") ? [store.nodes.get(action.target)] : store.members(action.clusterId);
   for (const node of touched) {
     if (!node || node.status === "ACTIVE" || node.status === "ERROR") continue;

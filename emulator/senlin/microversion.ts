@@ -20,6 +20,7 @@ export const FEATURE_VERSIONS = {
   profileOnly: [1, 6],
   recoverCheck: [1, 6],
   recoverCheckCapacity: [1, 7],
+  nodeAdopt: [1, 7],
   deleteForce: [1, 8],
   completeLifecycle: [1, 9],
   webhookBodyParams: [1, 10],

@@ -147,6 +147,12 @@ export interface ActionPlan {
   removed?: string[];
   /** Profile operation name for CLUSTER_OPERATION. */
   operation?: string;
+  /** A profile update's node update duration (time-scaled), for the rolling update its start plans. */
+  nodeUpdateMs?: number;
+  /** The time scale when accepted: a batch policy's pause is scaled by it. */
+  timeScale?: number;
+  /** Derived actions this action started (a rolling update's NODE_UPDATEs). */
+  children?: string[];
 }
 
 /** A stored action. Its status moves READY -> RUNNING -> SUCCEEDED/FAILED on the clock. */
@@ -170,6 +176,12 @@ export interface ActionRecord extends Owner {
   startMs: number;
   endMs: number;
   updatedAtMs: number | null;
+  /** What policies recorded on the action (a batch policy's update plan); absent means `{}`. */
+  data?: Record<string, unknown>;
+  /** Ids of the derived actions this one waits for. */
+  dependsOn?: string[];
+  /** Ids of the actions waiting for this one. */
+  dependedBy?: string[];
 }
 
 /** A stored receiver: a webhook that runs a cluster action, or a message queue. */

@@ -1,4 +1,5 @@
 import { ACTION_HANDLERS } from "./action-routes";
+import { ADOPT_HANDLERS } from "./adopt-routes";
 import { BINDING_HANDLERS } from "./binding-routes";
 import { CATALOG_HANDLERS } from "./catalog-routes";
 import { actionOperation, CLUSTER_ACTIONS, clusterAction, UNKNOWN_ACTION_OPERATION } from "./cluster-actions";
@@ -31,6 +32,7 @@ const HANDLERS = {
   ...ACTION_HANDLERS,
   ...INFO_HANDLERS,
   ...RECEIVER_HANDLERS,
+  ...ADOPT_HANDLERS,
 };
 
 type Named = keyof typeof HANDLERS;
@@ -76,6 +78,9 @@ export const SENLIN_ROUTES: readonly SenlinRoute[] = [
   route("GET", "/v1/policies/:policy_id", "GetPolicy"),
   route("PATCH", "/v1/policies/:policy_id", "UpdatePolicy"),
   route("DELETE", "/v1/policies/:policy_id", "DeletePolicy"),
+  route("GET", "/v1/services", "ListServices"),
+  route("POST", "/v1/nodes/adopt", "AdoptNode"),
+  route("POST", "/v1/nodes/adopt-preview", "PreviewNodeAdoption"),
   route("GET", "/v1/nodes", "ListNodes"),
   route("POST", "/v1/nodes", "CreateNode"),
   route("GET", "/v1/nodes/:node_id", "GetNode"),

@@ -1,4 +1,5 @@
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
+import { cachedStatement } from "../database";
 import type { ActionRecord, BindingRecord, ClusterRecord, NodeRecord, PolicyRecord, ProfileRecord, ReceiverRecord } from "./records";
 
 /**
@@ -47,8 +48,7 @@ export class DocTable<T extends Doc> {
   }
 
   private rows(where: string, ...params: SQLInputValue[]): T[] {
-    return this.db
-      .prepare(`SELECT doc FROM ${this.table} WHERE ${where} ORDER BY seq`)
+    return cachedStatement(this.db, `SELECT doc FROM ${this.table} WHERE ${where} ORDER BY seq`)
       .all(...params)
       .map((row) => JSON.parse(String(row.doc)) as T);
   }
@@ -75,10 +75,10 @@ export class DocTable<T extends Doc> {
 
   /** Stores a new object after all others. */
   insert(doc: T): void {
-    const seq = Number(this.db.prepare(`SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM ${this.table}`).get()?.next ?? 1);
+    const seq = Number(cachedStatement(this.db, `SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM ${this.table}`).get()?.next ?? 1);
     const names = ["id", "project", "name", "seq", ...this.extra, "doc"];
     const values = [doc.id, doc.project, doc.name, seq, ...this.extra.map((c) => this.columns[c](doc)), JSON.stringify(doc)];
-    this.db.prepare(`INSERT INTO ${this.table} (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`).run(...values);
+    cachedStatement(this.db, `INSERT INTO ${this.table} (${names.join(", ")}) VALUES (${names.map(() => "?").join(", ")})`).run(...values);
   }
 
   /** Replaces a stored object with a changed copy and returns it. */
@@ -88,13 +88,13 @@ export class DocTable<T extends Doc> {
     const next = change(current);
     const sets = ["name = ?", ...this.extra.map((c) => `${c} = ?`), "doc = ?"];
     const values = [next.name, ...this.extra.map((c) => this.columns[c](next)), JSON.stringify(next), id];
-    this.db.prepare(`UPDATE ${this.table} SET ${sets.join(", ")} WHERE id = ?`).run(...values);
+    cachedStatement(this.db, `UPDATE ${this.table} SET ${sets.join(", ")} WHERE id = ?`).run(...values);
     return next;
   }
 
   /** Removes an object. */
   delete(id: string): void {
-    this.db.prepare(`DELETE FROM ${this.table} WHERE id = ?`).run(id);
+    cachedStatement(this.db, `DELETE FROM ${this.table} WHERE id = ?`).run(id);
   }
 }
 
@@ -123,27 +123,24 @@ export class SenlinStore {
 
   /** Policy bindings of a cluster, oldest first. */
   bindings(clusterId: string): BindingRecord[] {
-    return this.db
-      .prepare("SELECT doc FROM senlin_bindings WHERE cluster_id = ? ORDER BY rowid")
+    return cachedStatement(this.db, "SELECT doc FROM senlin_bindings WHERE cluster_id = ? ORDER BY rowid")
       .all(clusterId)
       .map((row) => JSON.parse(String(row.doc)) as BindingRecord);
   }
 
   /** Clusters a policy is attached to. */
   clustersOfPolicy(policyId: string): string[] {
-    return this.db.prepare("SELECT cluster_id FROM senlin_bindings WHERE policy_id = ?").all(policyId).map((r) => String(r.cluster_id));
+    return cachedStatement(this.db, "SELECT cluster_id FROM senlin_bindings WHERE policy_id = ?").all(policyId).map((r) => String(r.cluster_id));
   }
 
   /** Adds or replaces a binding. */
   putBinding(binding: BindingRecord): void {
-    this.db
-      .prepare("INSERT OR REPLACE INTO senlin_bindings (cluster_id, policy_id, doc) VALUES (?, ?, ?)")
-      .run(binding.clusterId, binding.policyId, JSON.stringify(binding));
+    cachedStatement(this.db, "INSERT OR REPLACE INTO senlin_bindings (cluster_id, policy_id, doc) VALUES (?, ?, ?)").run(binding.clusterId, binding.policyId, JSON.stringify(binding));
   }
 
   /** Removes a binding. */
   deleteBinding(clusterId: string, policyId: string): void {
-    this.db.prepare("DELETE FROM senlin_bindings WHERE cluster_id = ? AND policy_id = ?").run(clusterId, policyId);
+    cachedStatement(this.db, "DELETE FROM senlin_bindings WHERE cluster_id = ? AND policy_id = ?").run(clusterId, policyId);
   }
 
   /** Actions that have not ended on a cluster or on one of its nodes (the partial index holds only unfinished ones). */
@@ -158,9 +155,7 @@ export class SenlinStore {
 
   /** The action whose next event (start or end) is due first at or before `nowMs`. */
   nextDueAction(nowMs: number): ActionRecord | undefined {
-    const row = this.db
-      .prepare("SELECT doc FROM senlin_actions WHERE due_ms IS NOT NULL AND due_ms <= ? ORDER BY due_ms, seq LIMIT 1")
-      .get(nowMs);
+    const row = cachedStatement(this.db, "SELECT doc FROM senlin_actions WHERE due_ms IS NOT NULL AND due_ms <= ? ORDER BY due_ms, seq LIMIT 1").get(nowMs);
     return row ? (JSON.parse(String(row.doc)) as ActionRecord) : undefined;
   }
 }

@@ -11,6 +11,10 @@ type Spec = Record<string, unknown>;
 
 const SERVER = { type: "os.nova.server", version: "1.0", properties: { flavor: "m1.small", image: "cirros" } };
 const DELETION = { type: "senlin.policy.deletion", version: "1.0", properties: { criteria: "OLDEST_FIRST" } };
+/** One node at a time, one always in service, 10 s (1 s at the stack's time scale) between batches. */
+const BATCH = { type: "senlin.policy.batch", version: "1.0", properties: { min_in_service: 1, max_batch_size: 1, pause_time: 10 } };
+/** The profile spec the rolling-update test moves to, and the later tests keep. */
+const ROLLED = { profile: { spec: { ...SERVER, properties: { ...SERVER.properties, image: "debian-12.8" } }, name: "web-chosen", metadata: { team: "web" } } };
 
 interface View {
   id: string;
@@ -22,6 +26,16 @@ interface NodeView {
   id: string;
   cluster_id: string;
   profile_id: string;
+  status: string;
+}
+interface ActionView {
+  id: string;
+  target: string;
+  cause: string;
+  start_time: number;
+  end_time: number;
+  inputs: Record<string, unknown>;
+  data: { update?: { pause_time: number; plan: string[][] } };
 }
 
 const stepsOf = (result: RunResult) => changingSteps(result).map((s) => `${s.op} ${s.name}`).sort();
@@ -122,6 +136,73 @@ describe("senlin: profiles and policies as resources", () => {
     expect(await ours()).toEqual({ profiles: [outputs.profileId], policies: [outputs.policyId] });
   });
 
+  it("rolling update: with a batch policy attached, a new profile spec rolls the nodes one batch at a time, never below min_in_service", async () => {
+    const attach = await change({ batch: { spec: BATCH } });
+    expect(attach.preview).toEqual(["create batch", "update main"]);
+    expect(attach.calls.map((c) => c.split(" ")[0])).toEqual(["CreatePolicy", "AttachClusterPolicy"]);
+    await t.configure(ROLLED);
+    const before = outputs;
+    const since = await t.plane.lastSeq();
+    // Sample the cluster's nodes while the up runs: how many are in service, how many updating.
+    let done = false;
+    const samples: { active: number; updating: number }[] = [];
+    const up = t.stack.up().finally(() => {
+      done = true;
+    });
+    while (!done) {
+      const mine = (await nodes()).filter((n) => n.cluster_id === before.clusterId);
+      samples.push({ active: mine.filter((n) => n.status === "ACTIVE").length, updating: mine.filter((n) => n.status === "UPDATING").length });
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    outputs = (await up).outputs;
+    const calls = senlinMutations(await t.plane.audit(since));
+    // (A create is audited under the name it asks for.)
+    expect(calls).toEqual(["CreateProfile web-chosen", `UpdateCluster ${outputs.clusterId}`, `DeleteProfile ${before.profileId}`]);
+    expect(Math.min(...samples.map((x) => x.active))).toBeGreaterThanOrEqual(1);
+    expect(Math.max(...samples.map((x) => x.updating))).toBeLessThanOrEqual(1);
+    // Senlin's own record of the roll: the batch plan on the cluster action, one derived node update per batch, in order.
+    const list = async (action: string) => ((await t.rest.call("GET", `/v1/actions?action=${action}`)).body as { actions: ActionView[] }).actions;
+    const update = (await list("CLUSTER_UPDATE")).filter((a) => a.target === outputs.clusterId).pop();
+    expect(update?.data.update).toEqual({ pause_time: 10, plan: [[expect.any(String)], [expect.any(String)]] });
+    const rolled = (await list("NODE_UPDATE")).filter((a) => a.cause === "Derived Action" && a.inputs.new_profile_id === outputs.profileId);
+    rolled.sort((a, b) => a.start_time - b.start_time);
+    expect(rolled.map((a) => a.target)).toEqual(update?.data.update?.plan.flat());
+    expect(rolled[1].start_time - rolled[0].end_time).toBeCloseTo(1, 3);
+    expect((await nodes()).map((n) => n.profile_id)).toEqual([outputs.profileId, outputs.profileId]);
+    expect(changingSteps(await t.stack.preview())).toEqual([]);
+  });
+
+  it("disappears: a profile and a policy an operator deleted out of band are dropped on refresh and made again on up, the cluster moved back to them", async () => {
+    const before = outputs;
+    const cluster = String(before.clusterId);
+    // Senlin refuses to delete what a cluster uses: the operator detaches the policy and moves the cluster to a seeded profile first.
+    const detach = await t.rest.call("POST", `/v1/clusters/${cluster}/actions`, { policy_detach: { policy_id: before.policyId } });
+    expect(await t.rest.waitAction(detach.location)).toBe("SUCCEEDED");
+    expect((await t.rest.call("DELETE", `/v1/policies/${before.policyId}`)).status).toBe(204);
+    const moved = await t.rest.call("PATCH", `/v1/clusters/${cluster}`, { cluster: { profile_id: "web-profile" } });
+    expect(await t.rest.waitAction(moved.location)).toBe("SUCCEEDED");
+    expect((await t.rest.call("DELETE", `/v1/profiles/${before.profileId}`)).status).toBe(204);
+    expect(await ours()).toEqual({ profiles: [], policies: [] });
+
+    await t.stack.refresh();
+    const names = ((await t.stack.exportState()).deployment.resources ?? []).map((r: { urn: string }) => r.urn.split("::").pop());
+    expect(names.filter((n: string) => ["web", "del", "batch", "main"].includes(n)).sort()).toEqual(["batch", "main"]);
+    expect(stepsOf(await t.stack.preview())).toEqual(["create del", "create web", "update main"]);
+
+    const since = await t.plane.lastSeq();
+    outputs = (await t.stack.up()).outputs;
+    const ops = senlinMutations(await t.plane.audit(since)).map((c) => c.split(" ")[0]);
+    expect(ops.slice(0, 2).sort()).toEqual(["CreatePolicy", "CreateProfile"]);
+    expect(ops.slice(2)).toEqual(["UpdateCluster", "AttachClusterPolicy"]);
+    expect(await ours()).toEqual({ profiles: [outputs.profileId], policies: [outputs.policyId] });
+    expect((await nodes()).map((n) => n.profile_id)).toEqual([outputs.profileId, outputs.profileId]);
+    const [view] = await senlinClusters(t.plane);
+    // The policy made again and the batch policy, which stayed attached.
+    expect(view.bindings).toHaveLength(2);
+    expect(view.bindings.map((b) => b.policy_id)).toContain(outputs.policyId);
+    expect(changingSteps(await t.stack.preview())).toEqual([]);
+  });
+
   it("bad inputs: rejected at preview naming the field, the value and what is allowed, with no Senlin call", async () => {
     const since = await t.plane.lastSeq();
     await t.configure({ profile: { spec: { type: "OS Nova", version: "v1" }, name: "1web", metadata: { "clusterform.dev/owner": "me" } } });
@@ -131,7 +212,7 @@ describe("senlin: profiles and policies as resources", () => {
     expect(failure).toMatch(/name must be a Senlin name: .*got "1web"/);
     expect(failure).toContain('metadata key "clusterform.dev/owner" is reserved');
     expect((await t.plane.audit(since)).filter((e) => e.api === "senlin")).toEqual([]);
-    await t.configure({ profile: { spec: { type: "os.nova.server", version: "1.0", properties: { flavor: "m1.small", image: "debian-12" } }, name: "web-chosen", metadata: { team: "web" } } });
+    await t.configure(ROLLED);
   });
 
   it("replacement: `up --replace` of the profile and of the policy ends with new objects the state names and the cluster moved to them", async () => {
@@ -146,7 +227,9 @@ describe("senlin: profiles and policies as resources", () => {
     expect(calls).toContain(`DeletePolicy ${before.policyId}`);
     expect(await ours()).toEqual({ profiles: [outputs.profileId], policies: [outputs.policyId] });
     const [cluster] = await senlinClusters(t.plane);
-    expect(cluster.bindings.map((b) => b.policy_id)).toEqual([outputs.policyId]);
+    // The new deletion policy and the batch policy the rolling-update test attached.
+    expect(cluster.bindings).toHaveLength(2);
+    expect(cluster.bindings.map((b) => b.policy_id)).toContain(outputs.policyId);
     expect((await nodes()).map((n) => n.profile_id)).toEqual([outputs.profileId, outputs.profileId]);
     expect(changingSteps(await t.stack.preview())).toEqual([]);
   });

@@ -204,8 +204,15 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
   },
 
   async read(ctx, id, props) {
-    const cluster = await findCluster((await senlinClient(ctx.config)), id, readDeadline(props, CLUSTER_TIMEOUTS));
-    return cluster ? outputsOf(cluster) : undefined;
+    const client = await senlinClient(ctx.config);
+    const deadline = readDeadline(props, CLUSTER_TIMEOUTS);
+    const cluster = await findCluster(client, id, deadline);
+    if (!cluster) return undefined;
+    // The recorded bindings as the cluster has them now: one detached (or disabled) out of band
+    // shows as drift, so the next up attaches it again rather than detaching what is gone.
+    const recorded = (props.policies ?? []) as PolicyBinding[];
+    if (recorded.length === 0) return outputsOf(cluster);
+    return { ...outputsOf(cluster), policies: liveBindings(await client.listClusterPolicies(id, undefined, { deadline }), recorded) };
   },
 
   async update(ctx, id, olds, news, plan) {
@@ -228,7 +235,12 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
         applied = { ...applied, ...pick(news, RESIZED) };
       }
       if (planned.some((call) => call.endsWith("ClusterPolicy"))) {
-        await applyPolicies(run, id, planPolicies(asBindings(done), (news.policies ?? []) as PolicyBinding[]), done);
+        // Planned from the live bindings, not the state's: one detached out of band since is not detached again (Senlin refuses that).
+        const wanted = (news.policies ?? []) as PolicyBinding[];
+        const live = liveBindings(await client.listClusterPolicies(id, undefined, { deadline: run.deadline }), [...asBindings(done), ...wanted]);
+        done.clear();
+        for (const b of live) done.set(b.policy, b.enabled);
+        await applyPolicies(run, id, planPolicies(asBindings(done), wanted), done);
       }
       return await settle(ctx, client, id, run.deadline);
     } catch (err) {

@@ -50,6 +50,11 @@ describe("senlin profileHandler.check", () => {
       [{ property: "", reason: 'metadata key "clusterform.dev/owner" is reserved: Clusterform sets clusterform.dev/owner to mark the profiles it created, got "x"' }],
     ],
     ["a field profiles do not have", { image: "cirros" }, [{ property: "image", reason: "image is not a known field" }]],
+    ["a spec given as a list", { spec: [] }, [{ property: "spec", reason: "spec must be an object, got []" }]],
+    ["a spec without its version", { spec: { type: SPEC.type } }, [{ property: "", reason: "spec.version is required" }]],
+    ["a type ending in a dot", { spec: { ...SPEC, type: "os." } }, [{ property: "", reason: 'spec.type must be a profile type: dotted lower-case words such as "os.nova.server", got "os."' }]],
+    ["null properties", { spec: { ...SPEC, properties: null } }, [{ property: "", reason: "spec.properties must be an object of keys to JSON values, got null" }]],
+    ["a name with a slash", { name: "web/a" }, [{ property: "name", reason: `name must be a Senlin name: 1 to 254 characters, an ASCII letter first, then letters, digits, '_', '.' or '-', got "web/a"` }]],
   ])("rejects %s, naming the field, the value and what is allowed", async (_, patch, failures) => {
     const news = { ...raw, ...patch };
     expect(await profileHandler.check({}, news)).toEqual({ inputs: news, failures });

@@ -12,7 +12,11 @@ const json = (key, fallback) => {
 
 const profile = new senlin.Profile("web", json("profile", { spec: { type: "os.nova.server", version: "1.0", properties: { flavor: "m1.small", image: "cirros" } } }));
 const policy = new senlin.Policy("del", json("policy", { spec: { type: "senlin.policy.deletion", version: "1.0", properties: { criteria: "OLDEST_FIRST" } } }));
-const cluster = new senlin.Cluster("main", { ...json("cluster", { desiredCapacity: 2 }), profile: profile.id, policies: [{ policy: policy.id }] });
+// A batch policy only when config gives one: the rolling-update test attaches it.
+const batchArgs = json("batch", null);
+const batch = batchArgs === null ? undefined : new senlin.Policy("batch", batchArgs);
+const policies = [{ policy: policy.id }, ...(batch ? [{ policy: batch.id }] : [])];
+const cluster = new senlin.Cluster("main", { ...json("cluster", { desiredCapacity: 2 }), profile: profile.id, policies });
 
 exports.profileId = profile.id;
 exports.profileName = profile.name;
