@@ -234,26 +234,30 @@ describe("senlin: profiles and policies as resources", () => {
     expect(changingSteps(await t.stack.preview())).toEqual([]);
   });
 
-  it("interrupted: killed while a new profile's create is in flight, the next up adopts it (one profile) and converges", async () => {
+  it("interrupted: killed while a new profile's and a new policy's creates are in flight, the next up adopts both (one of each) and converges", async () => {
     const image = { ...SERVER, properties: { ...SERVER.properties, image: "debian-13" } };
-    await t.configure({ profile: { spec: image, metadata: { team: "web" } } });
-    // The plane holds the create 3 s before making the profile: the CLI is killed meanwhile, so the
-    // profile exists and no state names it.
-    await t.plane.addFault({ api: "senlin", operation: "CreateProfile", action: "delay", delayMs: 3000 } as never);
+    const random = { ...DELETION, properties: { criteria: "RANDOM" } };
+    await t.configure({ profile: { spec: image, metadata: { team: "web" } }, policy: { spec: random, name: "del-chosen" } });
+    // The plane holds both creates 3 s before making the objects: the CLI is killed meanwhile, so
+    // they exist and no state names them.
+    for (const operation of ["CreateProfile", "CreatePolicy"]) await t.plane.addFault({ api: "senlin", operation, action: "delay", delayMs: 3000 } as never);
     const since = await t.plane.lastSeq();
     const cli = spawnCli(t.programDir, ["up", "--yes", "--skip-preview", "--stack", t.stack.stack.name]);
     const exited = new Promise((resolve) => cli.once("exit", resolve));
-    await expect.poll(async () => (await t.plane.audit(since)).some((e) => e.operation === "ListProfiles"), { timeout: 60_000, interval: 100 }).toBe(true);
+    const seen = async (op: string) => (await t.plane.audit(since)).some((e) => e.operation === op);
+    await expect.poll(async () => (await seen("ListProfiles")) && (await seen("ListPolicies")), { timeout: 60_000, interval: 100 }).toBe(true);
     await new Promise((r) => setTimeout(r, 1000));
     killTree(cli.pid!);
     await exited;
-    await expect.poll(async () => (await ours()).profiles.length, { timeout: 10_000, interval: 200 }).toBe(2);
+    await expect.poll(async () => { const o = await ours(); return [o.profiles.length, o.policies.length]; }, { timeout: 10_000, interval: 200 }).toEqual([2, 2]);
     await t.stack.stack.cancel().catch(() => undefined);
     outputs = (await t.stack.up()).outputs;
-    const creates = senlinMutations(await t.plane.audit(since)).filter((c) => c.startsWith("CreateProfile"));
-    expect(creates).toHaveLength(1);
-    expect((await ours()).profiles).toEqual([outputs.profileId]);
+    const creates = senlinMutations(await t.plane.audit(since)).filter((c) => /^Create(Profile|Policy) /.test(c)).map((c) => c.split(" ")[0]);
+    expect(creates.sort()).toEqual(["CreatePolicy", "CreateProfile"]);
+    expect(await ours()).toEqual({ profiles: [outputs.profileId], policies: [outputs.policyId] });
     expect((await nodes()).map((n) => n.profile_id)).toEqual([outputs.profileId, outputs.profileId]);
+    const [cluster] = await senlinClusters(t.plane);
+    expect(cluster.bindings.map((b) => b.policy_id)).toContain(outputs.policyId);
     expect(changingSteps(await t.stack.preview())).toEqual([]);
   });
 
