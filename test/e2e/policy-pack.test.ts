@@ -27,7 +27,7 @@ function violations(output: string): string[] {
  * beside it), run by the real engine: `pulumi up` and `pulumi preview --policy-pack` of one stack
  * holding dynamic and native resources, each rule broken on one resource and kept on another.
  */
-describe("policy pack: each rule blocks what it should and passes what it should", () => {
+describe("policy pack: each rule blocks what it should and passes what it should; preview rows name the planned calls", () => {
   let plane: LocalPlane;
   let stack: EngineStack;
   let programDir: string;
@@ -35,10 +35,11 @@ describe("policy pack: each rule blocks what it should and passes what it should
   let configDir: string;
 
   /** Runs the CLI in the program's folder with the pack; `config` is written as `--policy-pack-config`. */
-  async function run(command: "preview" | "up", config?: Record<string, unknown>): Promise<CliRun> {
-    const args = [command, "--stack", stack.stack.name, "--policy-pack", analyzer, "--non-interactive", "--color", "never"];
+  async function run(command: "preview" | "up", config?: Record<string, unknown> | "no-pack"): Promise<CliRun> {
+    const args = [command, "--stack", stack.stack.name, "--non-interactive", "--color", "never"];
+    if (config !== "no-pack") args.push("--policy-pack", analyzer);
     if (command === "up") args.push("--yes", "--skip-preview");
-    if (config) {
+    if (config && config !== "no-pack") {
       const file = path.join(configDir, `config-${Date.now()}.json`);
       writeFileSync(file, JSON.stringify(config));
       args.push("--policy-pack-config", file);
@@ -82,7 +83,7 @@ describe("policy pack: each rule blocks what it should and passes what it should
   });
 
   it("breaking every rule fails the preview and names each rule and resource; the changes that keep to them pass", async () => {
-    await configure({ natPlane: "gpu", dynVersion: "1.32.0", dynPoolCount: 1, jobs: { web: { instanceCount: 4, batchSize: 4 }, small: { instanceCount: 4, batchSize: 2 } } });
+    await configure({ natPlane: "gpu", dynVersion: "1.32.0", dynPoolCount: 1, jobs: { web: { instanceCount: 4, batchSize: 4, image: "nginx:1.28" }, small: { instanceCount: 4, batchSize: 2 } } });
     const offered = { "clusterform-version-offered": { offered: { "cmassh:Cluster": ["1.30.10", "1.31.6"] } } };
     const result = await run("preview", offered);
     expect(result.code).not.toBe(0);
@@ -96,6 +97,29 @@ describe("policy pack: each rule blocks what it should and passes what it should
     expect(result.output).toContain("cmassh:NodePool dyn-pool would remove 4 instance(s) or node(s) in one change (scales down from 5 to 1 machine(s): 4 removed); at most 2 allowed");
     expect(result.output).toContain("rolls 4 instance(s) in batches of 4 (1 batch(es)); at least 2 required");
     expect(result.output).toContain("would run version 1.32.0, which is not offered (offered: 1.30.10, 1.31.6");
+  });
+
+  it("preview names the planned platform calls on each changed row, in both engines, and says nothing on unchanged rows", async () => {
+    const { code, output } = await run("preview", "no-pack");
+    expect(code).toBe(0);
+    const rows = output.split("\n");
+    const row = (pattern: RegExp) => rows.filter((line) => pattern.test(line));
+    expect(row(/^ ~ {2}pulumi-nodejs:dynamic\/cmassh:NodePool dyn-pool update /)).toContain(
+      " ~  pulumi-nodejs:dynamic/cmassh:NodePool dyn-pool update [diff: ~count]; plan: ScaleNodePool: scales down from 5 to 1 machine(s): 4 removed [capacity removed]",
+    );
+    expect(row(/^ ~ {2}pulumi-nodejs:dynamic\/cmassh:Cluster dyn-cluster update /).join("\n")).toContain(
+      "plan: GetUpgradeClusterInformation: checks that 1.32.0 is offered (fails the update before any change if not); UpgradeCluster: upgrades Kubernetes 1.30.10 -> 1.32.0 [upgrade]",
+    );
+    expect(row(/^ ~ {2}pulumi-nodejs:dynamic\/peloton:StatelessJob web update /).join("\n")).toContain("plan: ReplaceJob: rolling update of 4 instance(s) in batches of 4 (1 batch(es)): defaultSpec [restarts]");
+    // The native plugin's rows: a replacement, its order and what it deletes.
+    expect(row(/^ \+- {1}clusterform:cmassh:Cluster nat-cluster replace /).join("\n")).toContain(
+      "plan: replace (name, controlPlane), create first: CreateCluster: creates a cluster running Kubernetes 1.30.10; DeleteCluster: deletes the cluster and every machine in it [deletes, capacity removed]",
+    );
+    expect(row(/^ \+- {1}clusterform:cmassh:NodePool nat-pool replace /).join("\n")).toContain("plan: replace (clusterName, name), create first: AddNodePool: adds a pool of 2 standard machine(s); DeleteNodePool:");
+    // Unchanged resources get no line, and the lines are not repeated in the Diagnostics.
+    expect(rows.filter((line) => / respool( |$)/.test(line) && line.includes("plan:"))).toEqual([]);
+    const diagnostics = output.includes("Diagnostics:") ? output.slice(output.indexOf("Diagnostics:")) : "";
+    expect(diagnostics).not.toContain("plan:");
   });
 
   it("config values change every verdict: the same changes pass once allowed", async () => {
