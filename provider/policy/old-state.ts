@@ -78,7 +78,7 @@ export async function loadOldState(urn: string, source: StateSource): Promise<Ma
     const e = err as { stderr?: string; message?: string };
     throw new Error(
       `clusterform policy pack: cannot read the last state of stack ${name} with \`${pulumi} stack export\`: ${(e.stderr || e.message || String(err)).trim()}; ` +
-        "set the pack's config value stateFile to a file written by `pulumi stack export`, or CLUSTERFORM_POLICY_PULUMI to the CLI",
+        "set CLUSTERFORM_POLICY_STATE_FILE to a file written by `pulumi stack export`, or CLUSTERFORM_POLICY_PULUMI to the Pulumi CLI",
     );
   }
 }

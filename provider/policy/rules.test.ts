@@ -3,7 +3,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../core/unknown";
 import { type PolicyResource, policyChange } from "./change";
-import { oldResourcesOf } from "./old-state";
+import { loadOldState, oldResourcesOf } from "./old-state";
 import { checkBatchSize, checkReplacement, checkScaleDown, checkVersion, removedBy } from "./rules";
 
 const DYN = "pulumi-nodejs:dynamic/";
@@ -125,6 +125,13 @@ describe("the old state of `pulumi stack export`", () => {
     expect([...state.keys()]).toEqual(["urn:a", "urn:b"]);
     expect(state.get("urn:a")?.props.status).toBe("RUNNING");
     expect(state.get("urn:b")?.props.jobOwner).toBe("team-a");
+  });
+
+  it("fails naming the stack, the command and the variables that change it when the CLI cannot export", async () => {
+    const urn = "urn:pulumi:dev::p::pulumi-nodejs:dynamic/cmassh:Cluster::main";
+    await expect(loadOldState(urn, { pulumi: "/nonexistent/pulumi" })).rejects.toThrow(
+      /cannot read the last state of stack organization\/p\/dev with `\/nonexistent\/pulumi stack export`: .*ENOENT.*CLUSTERFORM_POLICY_STATE_FILE.*CLUSTERFORM_POLICY_PULUMI/,
+    );
   });
 });
 

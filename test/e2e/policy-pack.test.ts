@@ -137,13 +137,17 @@ describe("policy pack: each rule blocks what it should and passes what it should
     expect(violations(unknownVersions.output)).toEqual([]);
   });
 
-  it("deleting a cluster is refused unless allowed; a scale-down within the limit passes", async () => {
+  it("deleting a cluster is refused unless allowed (advisory: listed, exit 0); a scale-down within the limit passes", async () => {
     await configure({ ...COMPLIANT, withDynCluster: false, natPoolCount: 1 });
     const refused = await run("preview");
     expect(refused.code).not.toBe(0);
     // A stack policy: the engine lists it under the stack, the message names the cluster.
     expect(violations(refused.output)).toEqual([`clusterform-cluster-deletion policy-${stack.stack.name}`]);
     expect(refused.output).toContain('cmassh:Cluster dyn-cluster would be deleted (deletes the cluster and every machine in it); add its name to the config value "allow" of clusterform-cluster-deletion');
+    // Advisory: listed, and the preview still succeeds.
+    const advisory = await run("preview", { "clusterform-cluster-deletion": { enforcementLevel: "advisory" } });
+    expect(advisory.output).toMatch(/\[advisory\]\s+clusterform-cluster-deletion/);
+    expect(advisory.code).toBe(0);
     const allowed = await run("preview", { "clusterform-cluster-deletion": { allow: ["dyn-cluster"] } });
     expect(violations(allowed.output)).toEqual([]);
     expect(allowed.code).toBe(0);
