@@ -13,6 +13,11 @@ export interface Reporter {
   progress(message: string): void;
   /** A warning shown next to the resource and kept in the run's Diagnostics. Never throws. */
   warn(message: string): Promise<void>;
+  /**
+   * An informational line on the resource's row, resolved once the engine has it (so it lands on the
+   * row before the step's next event). Ephemeral, so not repeated in the Diagnostics. Never throws.
+   */
+  note(message: string): Promise<void>;
 }
 
 /** True inside the process Pulumi starts to run dynamic providers (`<pulumi>/cmd/dynamic-provider`). */
@@ -28,7 +33,7 @@ export function useEngineLogInPlugin(): void {
 }
 
 /** A reporter that says nothing: outside Pulumi's dynamic provider process, or without a URN. */
-export const SILENT: Reporter = { progress: () => {}, warn: async () => {} };
+export const SILENT: Reporter = { progress: () => {}, warn: async () => {}, note: async () => {} };
 
 /** The parts of Pulumi's generated engine protocol used here. */
 interface LogRequest {
@@ -89,5 +94,6 @@ export function reporterFor(props: Record<string, unknown>): Reporter {
   return {
     progress: (message) => void send(urn, message, true, false),
     warn: (message) => send(urn, message, false, true),
+    note: (message) => send(urn, message, true, false),
   };
 }

@@ -22,9 +22,16 @@ export function check(type: string, olds: Record<string, unknown>, news: Record<
   return reportedOnce(() => handlerFor(type).check(olds, news));
 }
 
-/** Plans the change; never calls the platform. */
+/**
+ * Plans the change; never calls the platform. A change's planned platform calls go on the
+ * resource's row (provider/plan/announce.ts, loaded only when something changes).
+ */
 export function diff(type: string, id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
-  return reportedOnce(() => handlerFor(type).diff(id, olds, news));
+  return reportedOnce(async () => {
+    const result = await handlerFor(type).diff(id, olds, news);
+    if (result.changes) await (require("./plan/announce") as typeof import("./plan/announce")).announcePlan(type, id, olds, news, result);
+    return result;
+  });
 }
 
 /** Creates the object on the platform and waits until it is ready. */

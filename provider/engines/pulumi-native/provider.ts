@@ -3,6 +3,7 @@ import { type ConfigReader, PLATFORMS, resolveEndpoint } from "../../core/config
 import { ClusterformError } from "../../core/errors";
 import { failureInEngineNames, fromEngineNames, hiddenOf, toEngineNames } from "../../definition/names";
 import { reporterFor } from "../../engine-log";
+import { announcePlan } from "../../plan/announce";
 import { importerFor } from "../../resources/imports";
 import { IMPORT_UNREPORTED } from "../../resources/kit";
 import { kindOf as definitionOf } from "../../resources/kinds";
@@ -156,7 +157,11 @@ export function nativeProvider(version: string, schema: () => Promise<string>): 
       const taken = Object.fromEntries(unreported.filter((f) => oldInputs[f] !== undefined).map((f) => [f, oldInputs[f]]));
       const { handlerType } = kindOf(parseUrn(urn).type);
       const before = inward(handlerType, urn, { ...oldOutputs, ...taken });
-      return diffWithOrder(urn, handlerType, id, before, inward(handlerType, urn, unwrapSecrets(news).plain));
+      const after = inward(handlerType, urn, unwrapSecrets(news).plain);
+      const result = await diffWithOrder(urn, handlerType, id, before, after);
+      // The planned platform calls go on the resource's row, as in dynamic mode.
+      if (result.changes) await announcePlan(handlerType, id, before, after, result);
+      return result;
     },
     async create(urn, inputs) {
       const request = takeCurrentRequest();

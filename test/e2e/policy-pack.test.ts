@@ -1,0 +1,155 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type EngineStack, engineEnv, openStack, pulumiBinDir } from "../harness/engine";
+import { type LocalPlane, startLocalPlane } from "../harness/local-plane";
+import { repoRoot, workDir } from "../harness/paths";
+import { clusterformTarball, copyProgram, installWorkspace, packPackage } from "../harness/workspace";
+
+const execFileAsync = promisify(execFile);
+
+/** What one CLI run printed and how it ended. */
+interface CliRun {
+  code: number;
+  output: string;
+}
+
+/** The policies a run's output reports as violated, as `policy resource` (one per line under "Policies:"). */
+function violations(output: string): string[] {
+  const found = [...output.matchAll(/\[(?:mandatory|advisory)\]\s+(clusterform-[\w-]+)\s+\(\S+: ([^)]*)\)/g)].map((m) => `${m[1]} ${m[2].trim()}`);
+  return [...new Set(found)].sort();
+}
+
+/**
+ * The policy pack as users get it (the packed package's `policy/` folder, @pulumi/policy installed
+ * beside it), run by the real engine: `pulumi up` and `pulumi preview --policy-pack` of one stack
+ * holding dynamic and native resources, each rule broken on one resource and kept on another.
+ */
+describe("policy pack: each rule blocks what it should and passes what it should; preview rows name the planned calls", () => {
+  let plane: LocalPlane;
+  let stack: EngineStack;
+  let programDir: string;
+  let analyzer: string;
+  let configDir: string;
+
+  /** Runs the CLI in the program's folder with the pack; `config` is written as `--policy-pack-config`. */
+  async function run(command: "preview" | "up", config?: Record<string, unknown> | "no-pack"): Promise<CliRun> {
+    const args = [command, "--stack", stack.stack.name, "--non-interactive", "--color", "never"];
+    if (config !== "no-pack") args.push("--policy-pack", analyzer);
+    if (command === "up") args.push("--yes", "--skip-preview");
+    if (config && config !== "no-pack") {
+      const file = path.join(configDir, `config-${Date.now()}.json`);
+      writeFileSync(file, JSON.stringify(config));
+      args.push("--policy-pack-config", file);
+    }
+    const env = { ...process.env, ...engineEnv(), PATH: `${pulumiBinDir()}${path.delimiter}${process.env.PATH}` };
+    try {
+      const { stdout, stderr } = await execFileAsync(path.join(pulumiBinDir(), "pulumi"), args, { cwd: programDir, env, maxBuffer: 64 * 1024 * 1024 });
+      return { code: 0, output: `${stdout}\n${stderr}` };
+    } catch (err) {
+      const e = err as { code?: number; stdout?: string; stderr?: string };
+      if (typeof e.code !== "number") throw err;
+      return { code: e.code, output: `${e.stdout}\n${e.stderr}` };
+    }
+  }
+
+  async function configure(values: Record<string, unknown>): Promise<void> {
+    const entries = Object.entries(values);
+    const set = entries.filter(([, v]) => v !== undefined).map(([k, v]) => [`test:${k}`, { value: JSON.stringify(v) }]);
+    const removed = entries.filter(([, v]) => v === undefined).map(([k]) => `test:${k}`);
+    if (set.length > 0) await stack.stack.setAllConfig(Object.fromEntries(set));
+    if (removed.length > 0) await stack.stack.removeAllConfig(removed);
+  }
+
+  const COMPLIANT = { natPlane: undefined, natPoolCount: undefined, withDynCluster: undefined, dynVersion: undefined, dynPoolCount: undefined, jobs: undefined };
+
+  beforeAll(async () => {
+    const policySdk = packPackage(path.join(repoRoot(), "node_modules", "@pulumi", "policy"), "pulumi-policy");
+    const workspace = installWorkspace("policy-pack", { clusterform: clusterformTarball(), "@pulumi/policy": policySdk });
+    plane = await startLocalPlane({ workspace, timeScale: 0.2 });
+    programDir = copyProgram(workspace, "policy");
+    analyzer = path.join(workspace, "node_modules", "clusterform", "policy", "analyzer");
+    configDir = mkdtempSync(path.join(workDir(), "policy-config-"));
+    stack = await openStack({ programDir, config: { "clusterform:endpoint": { value: plane.url } } });
+    const up = await run("up");
+    expect(up.output).not.toMatch(/Policy Violations|\[mandatory\]/);
+    expect(up.code).toBe(0);
+  });
+  afterAll(async () => {
+    await stack?.destroy();
+    await plane?.stop();
+  });
+
+  it("breaking every rule fails the preview and names each rule and resource; the changes that keep to them pass", async () => {
+    await configure({ natPlane: "gpu", dynVersion: "1.32.0", dynPoolCount: 1, jobs: { web: { instanceCount: 4, batchSize: 4, image: "nginx:1.28" }, small: { instanceCount: 4, batchSize: 2 } } });
+    const offered = { "clusterform-version-offered": { offered: { "cmassh:Cluster": ["1.30.10", "1.31.6"] } } };
+    const result = await run("preview", offered);
+    expect(result.code).not.toBe(0);
+    expect(violations(result.output)).toEqual([
+      "clusterform-cluster-replacement nat-cluster",
+      "clusterform-max-scale-down dyn-pool",
+      "clusterform-rolling-update-batch-size web",
+      "clusterform-version-offered dyn-cluster",
+    ]);
+    expect(result.output).toContain("cmassh:Cluster nat-cluster would be replaced because name, controlPlane changed; the new one is created first");
+    expect(result.output).toContain("cmassh:NodePool dyn-pool would remove 4 instance(s) or node(s) in one change (scales down from 5 to 1 machine(s): 4 removed); at most 2 allowed");
+    expect(result.output).toContain("rolls 4 instance(s) in batches of 4 (1 batch(es)); at least 2 required");
+    expect(result.output).toContain("would run version 1.32.0, which is not offered (offered: 1.30.10, 1.31.6");
+  });
+
+  it("preview names the planned platform calls on each changed row, in both engines, and says nothing on unchanged rows", async () => {
+    const { code, output } = await run("preview", "no-pack");
+    expect(code).toBe(0);
+    const rows = output.split("\n");
+    const row = (pattern: RegExp) => rows.filter((line) => pattern.test(line));
+    expect(row(/^ ~ {2}pulumi-nodejs:dynamic\/cmassh:NodePool dyn-pool update /)).toContain(
+      " ~  pulumi-nodejs:dynamic/cmassh:NodePool dyn-pool update [diff: ~count]; plan: ScaleNodePool: scales down from 5 to 1 machine(s): 4 removed [capacity removed]",
+    );
+    expect(row(/^ ~ {2}pulumi-nodejs:dynamic\/cmassh:Cluster dyn-cluster update /).join("\n")).toContain(
+      "plan: GetUpgradeClusterInformation: checks that 1.32.0 is offered (fails the update before any change if not); UpgradeCluster: upgrades Kubernetes 1.30.10 -> 1.32.0 [upgrade]",
+    );
+    expect(row(/^ ~ {2}pulumi-nodejs:dynamic\/peloton:StatelessJob web update /).join("\n")).toContain("plan: ReplaceJob: rolling update of 4 instance(s) in batches of 4 (1 batch(es)): defaultSpec [restarts]");
+    // The native plugin's rows: a replacement, its order and what it deletes.
+    expect(row(/^ \+- {1}clusterform:cmassh:Cluster nat-cluster replace /).join("\n")).toContain(
+      "plan: replace (name, controlPlane), create first: CreateCluster: creates a cluster running Kubernetes 1.30.10; DeleteCluster: deletes the cluster and every machine in it [deletes, capacity removed]",
+    );
+    expect(row(/^ \+- {1}clusterform:cmassh:NodePool nat-pool replace /).join("\n")).toContain("plan: replace (clusterName, name), create first: AddNodePool: adds a pool of 2 standard machine(s); DeleteNodePool:");
+    // Unchanged resources get no line, and the lines are not repeated in the Diagnostics.
+    expect(rows.filter((line) => / respool( |$)/.test(line) && line.includes("plan:"))).toEqual([]);
+    const diagnostics = output.includes("Diagnostics:") ? output.slice(output.indexOf("Diagnostics:")) : "";
+    expect(diagnostics).not.toContain("plan:");
+  });
+
+  it("config values change every verdict: the same changes pass once allowed", async () => {
+    const allowing = {
+      "clusterform-cluster-replacement": { allow: ["nat-cluster"] },
+      "clusterform-max-scale-down": { maxRemoved: 4 },
+      "clusterform-rolling-update-batch-size": { minBatches: 1 },
+      "clusterform-version-offered": { offered: { "cmassh:Cluster": ["1.30.10", "1.31.6", "1.32.0"] } },
+    };
+    const result = await run("preview", allowing);
+    expect(violations(result.output)).toEqual([]);
+    expect(result.code).toBe(0);
+    // A version not listed at all is not known: the rule gives no verdict.
+    const unknownVersions = await run("preview", { ...allowing, "clusterform-version-offered": { offered: {} } });
+    expect(violations(unknownVersions.output)).toEqual([]);
+  });
+
+  it("deleting a cluster is refused unless allowed (advisory: listed, exit 0); a scale-down within the limit passes", async () => {
+    await configure({ ...COMPLIANT, withDynCluster: false, natPoolCount: 1 });
+    const refused = await run("preview");
+    expect(refused.code).not.toBe(0);
+    // A stack policy: the engine lists it under the stack, the message names the cluster.
+    expect(violations(refused.output)).toEqual([`clusterform-cluster-deletion policy-${stack.stack.name}`]);
+    expect(refused.output).toContain('cmassh:Cluster dyn-cluster would be deleted (deletes the cluster and every machine in it); add its name to the config value "allow" of clusterform-cluster-deletion');
+    // Advisory: listed, and the preview still succeeds.
+    const advisory = await run("preview", { "clusterform-cluster-deletion": { enforcementLevel: "advisory" } });
+    expect(advisory.output).toMatch(/\[advisory\]\s+clusterform-cluster-deletion/);
+    expect(advisory.code).toBe(0);
+    const allowed = await run("preview", { "clusterform-cluster-deletion": { allow: ["dyn-cluster"] } });
+    expect(violations(allowed.output)).toEqual([]);
+    expect(allowed.code).toBe(0);
+  });
+});
