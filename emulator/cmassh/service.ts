@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { create, type DescMethodUnary, type Message } from "@bufbuild/protobuf";
+import { create, type DescMethodUnary, type Message, toJson } from "@bufbuild/protobuf";
 import type { ConnectRouter, ServiceImpl } from "@connectrpc/connect";
 import { Cluster } from "../../proto/gen/cmassh/api_pb";
 import type { CallContext, CallPipeline } from "../calls";
@@ -53,6 +53,7 @@ export function createCmasshService(env: CmasshEnv, pipeline: CallPipeline): Cma
       operation: method.name,
       target: TARGET_OF[method.name]?.(request as unknown as AnyRequest) ?? "",
       requestId: requestId || randomUUID(),
+      request: toJson(method.input, request, { alwaysEmitImplicit: true }),
     };
     const reply = await pipeline(info, (ctx) => byLocalName[method.localName](request, ctx));
     return create(method.output, reply);

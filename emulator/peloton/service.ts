@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { StatementSync } from "node:sqlite";
-import { create, type DescService, type Message } from "@bufbuild/protobuf";
+import { create, type DescService, type Message, toJson } from "@bufbuild/protobuf";
 import type { ConnectRouter, HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { ResourceManager } from "../../proto/gen/peloton/api/v0/respool/respool_pb";
 import { JobService } from "../../proto/gen/peloton/api/v1alpha/job/stateless/svc/stateless_svc_pb";
@@ -65,7 +65,8 @@ function mount<S extends DescService>(router: ConnectRouter, service: S, handler
     const streaming = method.methodKind === "server_streaming";
     const call = (request: Message, context: HandlerContext) => {
       const requestId = context.requestHeader.get("x-request-id") || randomUUID();
-      return pipeline({ api: PELOTON_API, operation: method.name, target: targetOf(request as AnyRequest), requestId }, (ctx) => {
+      const body = toJson(method.input, request, { alwaysEmitImplicit: true });
+      return pipeline({ api: PELOTON_API, operation: method.name, target: targetOf(request as AnyRequest), requestId, request: body }, (ctx) => {
         const meta = readYarpcMetadata(context.requestHeader);
         assertYarpcCall(meta, service.typeName, method.name, streaming || context.timeoutMs() !== undefined);
         context.responseHeader.set("rpc-service", meta.service);
