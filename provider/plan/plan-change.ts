@@ -16,6 +16,8 @@ export interface ResourceChange {
   olds?: Props;
   /** The new inputs, as the provider's check returned them. */
   news?: Props;
+  /** For a replacement, its order when the engine says it (a saved tofu plan); else `deleteBeforeReplace` decides. */
+  order?: "delete-first" | "create-first";
 }
 
 /** What a change will do on the platform. */
@@ -55,7 +57,7 @@ export function planChange(change: ResourceChange): ChangePlan | undefined {
       return { kind: type, operations: planner.update(olds, news, planDiff(kind.policies, olds, news), change.id) };
     default: {
       if (!REPLACE_OPS.has(change.op)) return { kind: type, operations: [] };
-      const order = news.deleteBeforeReplace === false ? "create-first" : "delete-first";
+      const order = change.order ?? (news.deleteBeforeReplace === false ? "create-first" : "delete-first");
       const [gone, made] = [planner.delete(olds, change.id), planner.create(news)];
       const replaces = planDiff(kind.policies, olds, news).replaces;
       return { kind: type, operations: order === "delete-first" ? [...gone, ...made] : [...made, ...gone], order, replaces };
