@@ -41,13 +41,17 @@ export function maskUnplanned(planned: readonly string[], actual: readonly strin
   return actual.map((call, i) => (planned[i]?.endsWith(" ?") && planned[i].split(" ")[0] === call.split(" ")[0] ? `${call.split(" ")[0]} ?` : call));
 }
 
-/** Where a planned argument is found in the request body the audit records, or why it is not sent. */
-type ArgSource = ((body: Body) => unknown) | { notSent: string };
+/**
+ * Where a planned argument is found in the request body the audit records (`read`, with `unset`:
+ * what the provider sends when the argument is unset), or why it is not sent.
+ */
+type ArgSource = ((body: Body) => unknown) | { read: (body: Body) => unknown; unset: unknown } | { notSent: string };
 
+/** The user's metadata of a body's: the provider adds its ownership marker to whatever the user gave. */
 const withoutOwner = (metadata: unknown): unknown => {
   if (typeof metadata !== "object" || metadata === null) return metadata;
   const { [OWNER_LABEL_KEY]: _owner, ...rest } = metadata as Body;
-  return Object.keys(rest).length > 0 ? rest : undefined;
+  return rest;
 };
 const snake = (path: string): string => path.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 /** A protobuf FieldMask in its JSON form (`a.bC,d`) as the paths the provider planned (`a.b_c`, `d`). */
@@ -103,7 +107,7 @@ const ARGS: Readonly<Record<string, Readonly<Record<string, ArgSource>>>> = {
     profile: (b) => b.cluster?.profile_id,
     profileOnly: (b) => b.cluster?.profile_only,
     timeout: (b) => b.cluster?.timeout,
-    metadata: (b) => withoutOwner(b.cluster?.metadata),
+    metadata: { read: (b) => withoutOwner(b.cluster?.metadata), unset: {} },
     config: (b) => b.cluster?.config,
   },
   ResizeCluster: {
@@ -116,7 +120,7 @@ const ARGS: Readonly<Record<string, Readonly<Record<string, ArgSource>>>> = {
   DetachClusterPolicy: { policy: (b) => b.policy_detach?.policy_id },
   UpdateClusterPolicy: { policy: (b) => b.policy_update?.policy_id, enabled: (b) => b.policy_update?.enabled },
   CreateProfile: { name: (b) => b.profile?.name },
-  UpdateProfile: { name: (b) => b.profile?.name, metadata: (b) => withoutOwner(b.profile?.metadata) },
+  UpdateProfile: { name: (b) => b.profile?.name, metadata: { read: (b) => withoutOwner(b.profile?.metadata), unset: {} } },
   DeleteProfile: {},
   CreatePolicy: { name: (b) => b.policy?.name },
   UpdatePolicy: { name: (b) => b.policy?.name },
@@ -125,7 +129,7 @@ const ARGS: Readonly<Record<string, Readonly<Record<string, ArgSource>>>> = {
   CreateVCluster: { distro: (b) => b.spec?.distro, kubernetesVersion: (b) => b.spec?.kubernetesVersion },
   RestoreVCluster: { snapshotId: (b) => b.snapshotId },
   UpdateVCluster: { mask: (b) => maskPaths(b.updateMask) },
-  ScaleVCluster: { replicas: (b) => b.replicas, resources: (b) => nonEmpty(b.resources) },
+  ScaleVCluster: { replicas: { read: (b) => b.replicas, unset: 1 }, resources: { read: (b) => nonEmpty(b.resources), unset: {} } },
   ResumeVCluster: {},
   SuspendVCluster: {},
   DeleteVCluster: {},
@@ -146,9 +150,10 @@ function keyArguments(o: PlannedOperation, entry: AuditEntry): { planned: Body; 
   const planned: Body = {};
   const audited: Body = {};
   for (const [name, source] of Object.entries(table)) {
-    if (typeof source !== "function" || !Object.hasOwn(o.args, name) || isUnknown(o.args[name])) continue;
-    planned[name] = o.args[name];
-    audited[name] = source((entry.request ?? {}) as Body);
+    if ("notSent" in source || !Object.hasOwn(o.args, name) || isUnknown(o.args[name])) continue;
+    const read = typeof source === "function" ? source : source.read;
+    planned[name] = o.args[name] === undefined && typeof source !== "function" ? source.unset : o.args[name];
+    audited[name] = read((entry.request ?? {}) as Body);
   }
   return { planned, audited };
 }

@@ -66,9 +66,11 @@ function plannedCalls(cx: ConvergeContext, state: PoolState): Record<string, Exe
   return {
     CreateNodes: (o) => addNodes(cx, state, Number(o.args.count)),
     async RemoveNodes(o) {
-      const names = new Set(Array.isArray(o.args.names) ? o.args.names.map(String) : []);
+      const names = Array.isArray(o.args.names) ? o.args.names.map(String) : [];
       const records = (await cx.client.listNodes(cx.inputs.clusterName, {}, { deadline: cx.deadline })).nodes;
-      const named = poolNodes(records, state.nodeIds).filter((n) => names.has(n.name) && n.role !== "leaving");
+      const pool = poolNodes(records, state.nodeIds).filter((n) => n.role !== "leaving");
+      // In the plan's order (newest first), which is the order the request lists them in.
+      const named = names.flatMap((name) => pool.filter((n) => n.name === name));
       if (named.length > 0) await removeNodes(cx, state, named, "surplus");
     },
   };
