@@ -1,5 +1,5 @@
 import { planDiff } from "../core/planner";
-import type { PlannedOperation } from "./operation";
+import { type PlannedOperation, planUpdate } from "./operation";
 import { plannedKindOf } from "./planners";
 
 type Props = Record<string, unknown>;
@@ -54,7 +54,8 @@ export function planChange(change: ResourceChange): ChangePlan | undefined {
     case "discard":
       return { kind: type, operations: planner.delete(olds, change.id) };
     case "update":
-      return { kind: type, operations: planner.update(olds, news, planDiff(kind.policies, olds, news), change.id) };
+      // The very planning `update` carries out (kit.ts), so the report cannot drift from it.
+      return { kind: type, operations: planUpdate(kind.policies, planner, olds, news, change.id).operations };
     default: {
       if (!REPLACE_OPS.has(change.op)) return { kind: type, operations: [] };
       const order = change.order ?? (news.deleteBeforeReplace === false ? "create-first" : "delete-first");
