@@ -77,7 +77,8 @@ function scrubbed(shown: string): string {
     rc.change.before = scrub(rc.change.before, rc.change.before_sensitive);
     rc.change.after = scrub(rc.change.after, rc.change.after_sensitive);
   }
-  for (const key of ["prior_state", "planned_values", "configuration", "relevant_attributes"]) delete doc[key];
+  // Outputs (a kubeconfig among them) and the state copies are not read by the report.
+  for (const key of ["prior_state", "planned_values", "configuration", "relevant_attributes", "output_changes"]) delete doc[key];
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
 

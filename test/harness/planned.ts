@@ -16,15 +16,6 @@ export function plannedOperations(step: StepRecord | undefined): PlannedOperatio
 }
 
 /**
- * The platform calls the operations plan gives for one step of a preview, as `Call target` (the
- * way the field tables print the audit log's mutating calls); a target not known before the `up`
- * prints as `?`.
- */
-export function plannedCalls(step: StepRecord | undefined): string[] {
-  return plannedOperations(step).map((o) => `${o.call} ${o.target ?? "?"}`);
-}
-
-/**
  * The change step of the resource `name` in a preview: the `replace` step of a replacement (the
  * engine shows it as three steps), else its one changing step.
  */
