@@ -1,4 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
+import { type DescMessage, type Message, toJson } from "@bufbuild/protobuf";
 import type { GrpcCodeName } from "./grpc-codes";
 
 /** One API call as the audit log records it. */
@@ -22,6 +23,18 @@ export interface AuditEntry {
    * replaced by `"[redacted]"`; absent when the call has none or it is too large to keep.
    */
   request?: unknown;
+}
+
+/**
+ * A gRPC request as the audit keeps it: its JSON form with implicit defaults (a count of 0 shows).
+ * A message JSON cannot express (an `Any` of an unknown type) is left out rather than failing the call.
+ */
+export function requestForAudit(schema: DescMessage, message: Message): unknown {
+  try {
+    return toJson(schema, message, { alwaysEmitImplicit: true });
+  } catch {
+    return undefined;
+  }
 }
 
 /** Keys whose values the audit never keeps: a log is no place for credentials or kubeconfigs. */

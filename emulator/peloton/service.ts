@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { StatementSync } from "node:sqlite";
-import { create, type DescService, type Message, toJson } from "@bufbuild/protobuf";
+import { create, type DescService, type Message } from "@bufbuild/protobuf";
 import type { ConnectRouter, HandlerContext, ServiceImpl } from "@connectrpc/connect";
 import { ResourceManager } from "../../proto/gen/peloton/api/v0/respool/respool_pb";
 import { JobService } from "../../proto/gen/peloton/api/v1alpha/job/stateless/svc/stateless_svc_pb";
@@ -18,6 +18,7 @@ import { createRespoolHandlers } from "./respool-handlers";
 import { createRespoolV0Handlers } from "./respool-v0-handlers";
 import { settle } from "./simulation";
 import { assertYarpcCall, readYarpcMetadata } from "./yarpc";
+import { requestForAudit } from "../audit";
 
 /** RPC method names of the three services (v0 shares most of v1alpha's), as audited and as faults name them. */
 export const PELOTON_OPERATIONS: readonly string[] = [...new Set([...JobService.methods, ...ResourcePoolService.methods, ...ResourceManager.methods].map((m) => m.name))];
@@ -65,7 +66,7 @@ function mount<S extends DescService>(router: ConnectRouter, service: S, handler
     const streaming = method.methodKind === "server_streaming";
     const call = (request: Message, context: HandlerContext) => {
       const requestId = context.requestHeader.get("x-request-id") || randomUUID();
-      const body = toJson(method.input, request, { alwaysEmitImplicit: true });
+      const body = requestForAudit(method.input, request);
       return pipeline({ api: PELOTON_API, operation: method.name, target: targetOf(request as AnyRequest), requestId, request: body }, (ctx) => {
         const meta = readYarpcMetadata(context.requestHeader);
         assertYarpcCall(meta, service.typeName, method.name, streaming || context.timeoutMs() !== undefined);
