@@ -1,10 +1,10 @@
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PlanReport } from "../../provider/plan/report";
 import { repoRoot } from "../harness/paths";
-import { applyArgs, planArgs, type TofuDir } from "../harness/tofu";
+import { applyArgs, planArgs, type TofuDir, tofuBin } from "../harness/tofu";
 import { openTofuPlane, type TofuPlane } from "../harness/tofu-plane";
 
 /**
@@ -113,20 +113,22 @@ describe("terraform-provider-clusterform: every kind through tofu", () => {
     });
 
     /**
-     * Saves the plan of `vars` (`tofu plan -out`), shows it as JSON, and runs the installed
-     * package's `clusterform plan` on it (issue 21: the operations plan reads a saved tofu plan).
-     * `CLUSTERFORM_RECORD_TOFU_PLAN=1` records cma-ssh's as the unit tests' fixture.
+     * Runs examples/ci/plan-tofu.sh as a CI would (`tofu plan -out`, `tofu show -json`, the
+     * installed package's `clusterform plan --format markdown`), keeping the saved plan and its
+     * JSON, then reads the JSON report of the same file (issue 21: the operations plan reads a
+     * saved tofu plan). `CLUSTERFORM_RECORD_TOFU_PLAN=1` records cma-ssh's as the unit tests' fixture.
      */
-    async function savedPlan(name: string): Promise<{ stdout: string; report: PlanReport; code: number | null }> {
-      const plan = await dir.ok(planArgs(vars, ["-out", name]));
-      const shown = (await dir.ok(["show", "-json", "-no-color", name])).stdout;
-      const file = path.join(dir.dir, `${name}.json`);
-      writeFileSync(file, shown);
-      if (process.env.CLUSTERFORM_RECORD_TOFU_PLAN && c.example === "cmassh") writeFileSync(path.join(repoRoot(), "test", "fixtures", "plan", `cmassh-${name}.tofu-plan.json`), scrubbed(shown));
+    async function savedPlan(name: string): Promise<{ stdout: string; markdown: string; report: PlanReport; code: number | null }> {
+      const json = path.join(dir.dir, `${name}.json`);
       const cli = path.join(t.workspace, "node_modules", "clusterform", "dist", "provider", "plan", "cli.js");
-      const run = spawnSync(process.execPath, [cli, "plan", "--format", "json", file], { encoding: "utf8" });
-      expect(run.stderr).toBe("");
-      return { stdout: plan.stdout, report: JSON.parse(run.stdout) as PlanReport, code: run.status };
+      const script = path.join(repoRoot(), "examples", "ci", "plan-tofu.sh");
+      const varArgs = Object.entries(vars).flatMap(([k, v]) => ["-var", `${k}=${v}`]);
+      const env = { ...dir.env, TOFU: tofuBin(), PLAN_FILE: path.join(dir.dir, name), PLAN_JSON: json, CLUSTERFORM_BIN: `${process.execPath} ${cli}` };
+      const ci = spawnSync("bash", [script, path.join(dir.dir, `${name}.md`), "--", ...varArgs], { cwd: dir.dir, env, encoding: "utf8" });
+      if (process.env.CLUSTERFORM_RECORD_TOFU_PLAN && c.example === "cmassh") writeFileSync(path.join(repoRoot(), "test", "fixtures", "plan", `cmassh-${name}.tofu-plan.json`), scrubbed(readFileSync(json, "utf8")));
+      const run = spawnSync(process.execPath, [cli, "plan", "--format", "json", json], { encoding: "utf8" });
+      expect([run.stderr, run.status]).toEqual(["", ci.status]);
+      return { stdout: ci.stderr, markdown: ci.stdout, report: JSON.parse(run.stdout) as PlanReport, code: ci.status };
     }
     /** The report's platform calls that change something, as the plane's mutation list names them. */
     const plannedMutations = (report: PlanReport) => report.resources.flatMap((r) => r.operations.map((o) => o.call)).filter((call) => !READ.test(call));
@@ -137,6 +139,7 @@ describe("terraform-provider-clusterform: every kind through tofu", () => {
       expect(plan.stdout).toContain("update in-place");
       expect(plan.stdout).not.toContain("forces replacement");
       expect(plan.report.resources.map((r) => r.op)).toEqual(plan.report.resources.map(() => "update"));
+      expect(plan.markdown).toContain(`| \`${plan.report.resources[0].name}\` ${plan.report.resources[0].type} | update | 1. \`${plan.report.resources[0].operations[0].call}`);
       expect(plan.code).toBe(plan.report.summary.disruptive > 0 ? 3 : 2);
       const since = await t.plane.lastSeq();
       await dir.ok(["apply", "-input=false", "-no-color", "change"]);
