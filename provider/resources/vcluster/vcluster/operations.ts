@@ -13,7 +13,7 @@ import { waitForGone, waitForPhase, waitForVCluster } from "../wait";
 import { createOrAdopt } from "./create";
 import { VCLUSTER_FIELDS, VCLUSTER_TIMEOUTS, type VClusterInputs } from "./schema";
 import { driftOf, outputsOf, refOf, specOf } from "./state";
-import type { Step } from "./steps";
+import { type Step, WAIT_FOR } from "./steps";
 
 type Props = Record<string, unknown>;
 type Inputs = VClusterInputs & Props;
@@ -60,14 +60,6 @@ function fieldsOf(step: Step): string[] {
   if (step.call === "UpdateVCluster") return Object.keys(VCLUSTER_FIELDS).filter((f) => step.mask.includes(VCLUSTER_FIELDS[f].maskPath ?? ""));
   return [];
 }
-
-/** The phases each call of an update waits for (the same as planSteps gives). */
-const WAIT_FOR: Readonly<Record<Step["call"], PhaseName[]>> = {
-  ResumeVCluster: ["RUNNING"],
-  UpdateVCluster: ["RUNNING", "SUSPENDED"],
-  ScaleVCluster: ["RUNNING"],
-  SuspendVCluster: ["SUSPENDED"],
-};
 
 /** A planned call as the step it runs: its update mask from the operation's arguments. */
 function stepOf(o: PlannedOperation): Step {
