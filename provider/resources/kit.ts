@@ -36,9 +36,9 @@ export interface ResourceOperations<I> {
   /** Returns undefined when the object is gone. */
   read(ctx: OperationContext, id: string, props: Props): Promise<Props | undefined>;
   /**
-   * Carries out `plan.operations` in order (with `carryOut` of plan/operation.ts), reading what each call sends
-   * from its arguments: the list the preview's report shows is what runs. An empty list with no
-   * changed field is the engine retrying a create or update that failed: converge again.
+   * Carries out `plan.operations` in order (with `carryOut` of plan/operation.ts), each call
+   * sending what its arguments say: the list the preview's report shows is what runs. An empty
+   * list with no changed field is the engine retrying a create or update that failed: converge again.
    */
   update(ctx: OperationContext, id: string, olds: Props, news: I & Props, plan: UpdatePlan): Promise<Props>;
   delete(ctx: OperationContext, id: string, props: Props): Promise<void>;
