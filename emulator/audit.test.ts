@@ -1,6 +1,7 @@
-import type { DatabaseSync } from "node:sqlite";
+import * as path from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { type AuditEntry, createAuditLog, DEFAULT_AUDIT_RETENTION, trimBatchSize } from "./audit";
+import { type AuditEntry, createAuditLog, DEFAULT_AUDIT_RETENTION, MAX_AUDIT_REQUEST_CHARS, trimBatchSize } from "./audit";
 import { openDatabase } from "./database";
 import { makeDataDir, removeDataDirs, startTestPlane, type TestPlane } from "./testing";
 
@@ -40,6 +41,37 @@ describe("audit log", () => {
     expect(entries[2].requestId).toMatch(/^[0-9a-f-]{36}$/);
     expect(entries[3].requestId).not.toBe(entries[2].requestId);
     expect(entries[0].time).toBe(new Date(t.clock.now()).toISOString());
+  });
+
+  it("records each call's request body: a gRPC message in its JSON form (defaults included), a REST body as sent", async () => {
+    t = await startTestPlane();
+    await t.cmassh.createCluster({ name: "c1", k8sVersion: "1.31.6", workerNodePools: [{ name: "p1" }] });
+    await t.http("PUT", "/api/v1/cluster/pool", { clusterName: "c1", node_pools: [{ name: "p1", count: 2 }] });
+    const { entries } = await auditSince();
+    expect(entries[0].request).toMatchObject({ name: "c1", k8sVersion: "1.31.6", workerNodePools: [{ name: "p1", count: 0 }] });
+    expect(entries[1].request).toMatchObject({ clusterName: "c1", nodePools: [{ name: "p1", count: 2 }] });
+  });
+
+  it("keeps no secret of a request body, at any depth, and leaves out a body too large to keep", () => {
+    const db: DatabaseSync = openDatabase(makeDataDir());
+    const log = createAuditLog(db);
+    const base = { time: "t", api: "x", operation: "Op", target: "", requestId: "r", code: "OK" as const };
+    log.record({ ...base, request: { auth: { password: "hunter2", user: "u" }, nodes: [{ kubeconfig: "k", name: "n" }], apiToken: "t" } });
+    log.record({ ...base, request: { blob: "x".repeat(MAX_AUDIT_REQUEST_CHARS) } });
+    const [small, large] = log.listSince(0);
+    expect(small.request).toEqual({ auth: { password: "[redacted]", user: "u" }, nodes: [{ kubeconfig: "[redacted]", name: "n" }], apiToken: "[redacted]" });
+    expect(large).not.toHaveProperty("request");
+  });
+
+  it("adds the request column to a database an older plane wrote, keeping its entries", () => {
+    const dir = makeDataDir();
+    const old = new DatabaseSync(path.join(dir, "state.db"));
+    old.exec("CREATE TABLE audit (seq INTEGER PRIMARY KEY AUTOINCREMENT, time TEXT NOT NULL, api TEXT NOT NULL, operation TEXT NOT NULL, target TEXT NOT NULL, request_id TEXT NOT NULL, code TEXT NOT NULL)");
+    old.exec("INSERT INTO audit (time, api, operation, target, request_id, code) VALUES ('t', 'x', 'Old', '', 'r', 'OK')");
+    old.close();
+    const log = createAuditLog(openDatabase(dir));
+    log.record({ time: "t", api: "x", operation: "New", target: "", requestId: "r", code: "OK", request: { count: 2 } });
+    expect(log.listSince(0).map((e) => [e.operation, e.request])).toEqual([["Old", undefined], ["New", { count: 2 }]]);
   });
 
   it("pages with `since`: later entries only, and `next` stays put when there are none", async () => {

@@ -1,4 +1,5 @@
 import type { DatabaseSync } from "node:sqlite";
+import { type DescMessage, type Message, toJson } from "@bufbuild/protobuf";
 import type { GrpcCodeName } from "./grpc-codes";
 
 /** One API call as the audit log records it. */
@@ -17,6 +18,43 @@ export interface AuditEntry {
   requestId: string;
   /** `"OK"` or the gRPC code name the call ended with. */
   code: GrpcCodeName;
+  /**
+   * The request body as JSON (a gRPC message in its JSON form, a REST call's body), secrets
+   * replaced by `"[redacted]"`; absent when the call has none or it is too large to keep.
+   */
+  request?: unknown;
+}
+
+/**
+ * A gRPC request as the audit keeps it: its JSON form with implicit defaults (a count of 0 shows).
+ * A message JSON cannot express (an `Any` of an unknown type) is left out rather than failing the call.
+ */
+export function requestForAudit(schema: DescMessage, message: Message): unknown {
+  try {
+    return toJson(schema, message, { alwaysEmitImplicit: true });
+  } catch {
+    return undefined;
+  }
+}
+
+/** Keys whose values the audit never keeps: a log is no place for credentials or kubeconfigs. */
+const SECRET_KEY = /password|secret|token|credential|kubeconfig|private/i;
+
+/** The most characters of one request body the audit keeps; a larger body is left out. */
+export const MAX_AUDIT_REQUEST_CHARS = 16_384;
+
+/** `value` with every secret-named key's value redacted, at any depth. */
+export function redactSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(redactSecrets);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, SECRET_KEY.test(k) ? "[redacted]" : redactSecrets(v)]));
+}
+
+/** The text the audit stores for a request body, or null (none, or too large). */
+function requestText(request: unknown): string | null {
+  if (request === undefined) return null;
+  const text = JSON.stringify(redactSecrets(request));
+  return text === undefined || text.length > MAX_AUDIT_REQUEST_CHARS ? null : text;
 }
 
 /**
@@ -54,6 +92,7 @@ interface AuditRow {
   target: string;
   request_id: string;
   code: string;
+  request: string | null;
 }
 
 /** Checks a retention; throws a RangeError naming the value and what is allowed. */
@@ -83,7 +122,7 @@ export function createAuditLog(db: DatabaseSync, opts: AuditLogOptions = {}): Au
   assertAuditRetention(retention);
   const batch = trimBatchSize(retention);
   const insert = db.prepare(
-    "INSERT INTO audit (time, api, operation, target, request_id, code) VALUES (?, ?, ?, ?, ?, ?)",
+    "INSERT INTO audit (time, api, operation, target, request_id, code, request) VALUES (?, ?, ?, ?, ?, ?, ?)",
   );
   const select = db.prepare("SELECT * FROM audit WHERE seq > ? ORDER BY seq");
   const trim = db.prepare("DELETE FROM audit WHERE seq <= ?");
@@ -99,11 +138,13 @@ export function createAuditLog(db: DatabaseSync, opts: AuditLogOptions = {}): Au
   if (bounds.newest !== null) trimUpTo(bounds.newest, 1);
   return {
     record(entry) {
-      const result = insert.run(entry.time, entry.api, entry.operation, entry.target, entry.requestId, entry.code);
+      const kept = requestText(entry.request);
+      const result = insert.run(entry.time, entry.api, entry.operation, entry.target, entry.requestId, entry.code, kept);
       const seq = Number(result.lastInsertRowid);
       oldest ??= seq;
       trimUpTo(seq, batch);
-      return { seq, ...entry };
+      const { request: _sent, ...rest } = entry;
+      return { seq, ...rest, ...(kept === null ? {} : { request: JSON.parse(kept) }) };
     },
     listSince(since) {
       return (select.all(since) as unknown as AuditRow[]).map((row) => ({
@@ -114,6 +155,7 @@ export function createAuditLog(db: DatabaseSync, opts: AuditLogOptions = {}): Au
         target: row.target,
         requestId: row.request_id,
         code: row.code as GrpcCodeName,
+        ...(row.request === null ? {} : { request: JSON.parse(row.request) as unknown }),
       }));
     },
   };

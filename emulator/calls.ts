@@ -9,6 +9,8 @@ import { type GrpcCodeName, grpcCodeName } from "./grpc-codes";
 /** One received API call, as the audit log and the fault matcher see it. */
 export interface CallInfo extends CallIdentity {
   requestId: string;
+  /** The request body as JSON, for the audit log (secrets are redacted there). @default none */
+  request?: unknown;
 }
 
 /** What a handler may ask of the pipeline while it runs. */
@@ -64,8 +66,8 @@ export function createCallPipeline({ audit, faults, clock }: CallPipelineDeps): 
       code = grpcCodeName(error.code);
       throw error;
     } finally {
-      const { api, operation, target, requestId } = info;
-      audit.record({ time, api, operation, target, requestId, code });
+      const { api, operation, target, requestId, request } = info;
+      audit.record({ time, api, operation, target, requestId, code, request });
     }
   };
 }

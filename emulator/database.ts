@@ -11,9 +11,20 @@ CREATE TABLE IF NOT EXISTS audit (
   operation TEXT NOT NULL,
   target TEXT NOT NULL,
   request_id TEXT NOT NULL,
-  code TEXT NOT NULL
+  code TEXT NOT NULL,
+  request TEXT
 );
 `;
+
+/** Columns added to the shared tables since their first release, for a database an older plane wrote. */
+const ADDED_COLUMNS: readonly { table: string; column: string; type: string }[] = [{ table: "audit", column: "request", type: "TEXT" }];
+
+function addMissingColumns(db: DatabaseSync): void {
+  for (const { table, column, type } of ADDED_COLUMNS) {
+    const columns = db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];
+    if (!columns.some((c) => c.name === column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+  }
+}
 
 /**
  * Opens (creating if needed) `<dataDir>/state.db` in WAL mode with the shared tables.
@@ -23,6 +34,7 @@ export function openDatabase(dataDir: string): DatabaseSync {
   const db = new DatabaseSync(path.join(dataDir, "state.db"));
   db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;");
   db.exec(SCHEMA);
+  addMissingColumns(db);
   return db;
 }
 

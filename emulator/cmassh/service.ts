@@ -6,6 +6,7 @@ import type { CallContext, CallPipeline } from "../calls";
 import { createClusterHandlers } from "./cluster-handlers";
 import type { CmasshEnv, CmasshHandlers } from "./context";
 import { createPoolHandlers } from "./pool-handlers";
+import { requestForAudit } from "../audit";
 
 /** The API name cma-ssh calls are audited and matched under. */
 export const CMASSH_API = "cmassh";
@@ -53,6 +54,7 @@ export function createCmasshService(env: CmasshEnv, pipeline: CallPipeline): Cma
       operation: method.name,
       target: TARGET_OF[method.name]?.(request as unknown as AnyRequest) ?? "",
       requestId: requestId || randomUUID(),
+      request: requestForAudit(method.input, request),
     };
     const reply = await pipeline(info, (ctx) => byLocalName[method.localName](request, ctx));
     return create(method.output, reply);

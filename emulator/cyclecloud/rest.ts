@@ -85,6 +85,15 @@ function isAuthorized(req: HttpRequest, credentials: Credentials): boolean {
   return userOk && passwordOk;
 }
 
+/** The body as the audit keeps it: parsed, or nothing when it is not JSON (the call then fails on its own). */
+function bodyForAudit(text: string): unknown {
+  try {
+    return text.trim() === "" ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 function parseJson(text: string): unknown {
   if (text.trim() === "") return undefined;
   try {
@@ -138,6 +147,7 @@ export function createCycleCloudRest(env: CycleCloudEnv, pipeline: CallPipeline,
         operation: route.operation,
         target: params.join("/"),
         requestId: bodyRequestId(text) ?? headerValue(req, "x-request-id") ?? randomUUID(),
+        request: bodyForAudit(text),
       };
       const result = await pipeline(info, (ctx) => route.run(env, { params, query: url.searchParams, body: parseJson(text), ctx, info }));
       reply(res, result);

@@ -18,6 +18,7 @@ import { createRespoolHandlers } from "./respool-handlers";
 import { createRespoolV0Handlers } from "./respool-v0-handlers";
 import { settle } from "./simulation";
 import { assertYarpcCall, readYarpcMetadata } from "./yarpc";
+import { requestForAudit } from "../audit";
 
 /** RPC method names of the three services (v0 shares most of v1alpha's), as audited and as faults name them. */
 export const PELOTON_OPERATIONS: readonly string[] = [...new Set([...JobService.methods, ...ResourcePoolService.methods, ...ResourceManager.methods].map((m) => m.name))];
@@ -65,7 +66,8 @@ function mount<S extends DescService>(router: ConnectRouter, service: S, handler
     const streaming = method.methodKind === "server_streaming";
     const call = (request: Message, context: HandlerContext) => {
       const requestId = context.requestHeader.get("x-request-id") || randomUUID();
-      return pipeline({ api: PELOTON_API, operation: method.name, target: targetOf(request as AnyRequest), requestId }, (ctx) => {
+      const body = requestForAudit(method.input, request);
+      return pipeline({ api: PELOTON_API, operation: method.name, target: targetOf(request as AnyRequest), requestId, request: body }, (ctx) => {
         const meta = readYarpcMetadata(context.requestHeader);
         assertYarpcCall(meta, service.typeName, method.name, streaming || context.timeoutMs() !== undefined);
         context.responseHeader.set("rpc-service", meta.service);

@@ -106,7 +106,7 @@ export function createSenlinHttp(deps: SenlinHttpDeps): RouteHandler {
     }
     const { body, malformed } = await readJson(req);
     const operation = typeof route.operation === "string" ? route.operation : route.operation(body);
-    const info = { api: SENLIN_API, operation, target: targetOf(params, body), requestId: headerValue(req, "x-openstack-request-id") ?? requestId };
+    const info = { api: SENLIN_API, operation, target: targetOf(params, body), requestId: headerValue(req, "x-openstack-request-id") ?? requestId, request: malformed ? undefined : body };
     let negotiated: NegotiatedVersion | undefined;
     try {
       const reply = await deps.pipeline(info, (call): SenlinReply => {

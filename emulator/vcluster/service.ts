@@ -15,6 +15,7 @@ import { keyOf, type VclusterEnv } from "./context";
 import { createRestoreHandler, createSnapshotHandlers } from "./snapshot-handlers";
 import { waitForReady } from "./wait-for-ready";
 import { type OpenWatch, startWatch, streamWatch } from "./watch";
+import { requestForAudit } from "../audit";
 
 /** The API name vcluster calls are audited and matched under. */
 export const VCLUSTER_API = "vcluster";
@@ -58,7 +59,7 @@ export function createVclusterService(env: VclusterEnv, pipeline: CallPipeline):
   const requestIdOf = (context: HandlerContext) => context.requestHeader.get("x-request-id") || randomUUID();
 
   const unary = (method: DescMethodUnary): UnaryImpl => async (request, context) => {
-    const info = { api: VCLUSTER_API, operation: method.name, target: targetOf(method.name, request), requestId: requestIdOf(context) };
+    const info = { api: VCLUSTER_API, operation: method.name, target: targetOf(method.name, request), requestId: requestIdOf(context), request: requestForAudit(method.input, request) };
     const reply = await pipeline(info, (ctx) => handlers[method.localName](request, ctx));
     const message = create(method.output, reply as never);
     return method.name === "CreateVCluster" ? waitForReady(env, request as CreateVClusterRequest, message as CreateVClusterResponse) : message;

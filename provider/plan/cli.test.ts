@@ -62,8 +62,8 @@ describe("clusterform plan on a recorded preview", () => {
   });
 
   it("bad input and bad arguments are clear errors, exit 1", () => {
-    expect(run(["plan"], "not json")).toMatchObject({ code: EXIT.error, stderr: expect.stringMatching(/the input is not JSON .*pulumi preview --json/) });
-    expect(run(["plan"], "{}")).toMatchObject({ code: EXIT.error, stderr: expect.stringContaining("has no `steps`") });
+    expect(run(["plan"], "not json")).toMatchObject({ code: EXIT.error, stderr: expect.stringMatching(/the input is not JSON .*pulumi preview --json.*tofu show -json <planfile>/) });
+    expect(run(["plan"], "{}")).toMatchObject({ code: EXIT.error, stderr: expect.stringContaining("has neither `steps` (a Pulumi preview) nor `resource_changes` (a saved tofu plan)") });
     expect(run(["plan", "--format", "html"], recorded)).toMatchObject({ code: EXIT.error, stderr: '--format must be text, markdown or json, got "html"\n' });
     expect(run(["apply"])).toMatchObject({ code: EXIT.error, stderr: expect.stringContaining('unknown command "apply"') });
   });

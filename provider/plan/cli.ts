@@ -22,7 +22,7 @@ export const EXIT = {
 const RENDERERS: Record<string, (r: PlanReport) => string> = { text: renderText, markdown: renderMarkdown, json: renderJson };
 
 const USAGE = `Usage:
-  clusterform plan [--format text|markdown|json] [FILE]     read \`pulumi preview --json\` from FILE or stdin
+  clusterform plan [--format text|markdown|json] [FILE]     read \`pulumi preview --json\` or \`tofu show -json PLANFILE\` from FILE or stdin
   clusterform plan [--format ...] --run [-- PREVIEW-ARGS]   run \`pulumi preview --json PREVIEW-ARGS\` itself
 
 Prints each changed resource's platform calls in order, disruptive ones flagged.

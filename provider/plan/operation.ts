@@ -1,5 +1,6 @@
-import type { DiffPlan } from "../core/planner";
+import { type DiffPlan, type PolicyTable, planDiff } from "../core/planner";
 import { isUnknown } from "../core/unknown";
+import { withUnreportedAdopted } from "../core/unreported";
 
 type Props = Record<string, unknown>;
 
@@ -53,4 +54,42 @@ export function op(call: string, target: string | undefined, args: Props, summar
   const flags = [...disruptions];
   if (target === undefined || Object.values(args).some(isUnknown)) flags.push("unknown-values");
   return { call, target, args, summary, ...(flags.length > 0 ? { disruptions: flags } : {}) };
+}
+
+/** An in-place update as planned: the field diff and the platform calls that carry it out, in order. */
+export interface UpdatePlan {
+  diff: DiffPlan;
+  operations: PlannedOperation[];
+}
+
+/**
+ * The one planning of an in-place update: the preview's report shows it and `update` carries it
+ * out (issue 18), so the two cannot differ. Inputs an import could not read are taken from the
+ * program first, as the kit's diff takes them.
+ */
+export function planUpdate(policies: PolicyTable, planner: KindPlanner, olds: Props, news: Props, id: string | undefined): UpdatePlan {
+  const adopted = withUnreportedAdopted(olds, news);
+  const diff = planDiff(policies, adopted, news);
+  return { diff, operations: planner.update(adopted, news, diff, id) };
+}
+
+/** Runs one planned call, reading what it sends from the operation's arguments. */
+export type Executor = (operation: PlannedOperation) => Promise<unknown>;
+
+/**
+ * Carries out a planned list in order, each operation by the executor of its call. Every
+ * operation is checked before the first is sent: a call the kind cannot run, or an argument still
+ * unknown, is a programming error and nothing is sent.
+ * @param kind - the kind's type, for the error, e.g. `cmassh:NodePool`.
+ * @throws Error naming the call or argument when the list cannot be carried out.
+ */
+export async function carryOut(kind: string, operations: readonly PlannedOperation[], executors: Readonly<Record<string, Executor>>): Promise<void> {
+  for (const o of operations) {
+    if (!Object.hasOwn(executors, o.call)) {
+      throw new Error(`${kind}: the plan lists ${o.call}, which its update cannot carry out (it runs ${Object.keys(executors).join(", ") || "nothing"})`);
+    }
+    const unknown = Object.keys(o.args).filter((k) => isUnknown(o.args[k]));
+    if (unknown.length > 0) throw new Error(`${kind}: ${o.call} has argument(s) ${unknown.join(", ")} still unknown at update`);
+  }
+  for (const o of operations) await executors[o.call](o);
 }

@@ -62,7 +62,7 @@ describe("planChange: each kind's platform calls from old state and new inputs",
     const spec = { type: "os.nova.server", version: "1.0", properties: { flavor: "m1.small", image: "cirros" } };
     const profile = { name: "web", spec, owner: "o", resourceName: "p" };
     expect(calls("senlin:Profile", "update", profile, { ...profile, name: "web-2" }, "pid")).toEqual([
-      { call: "UpdateProfile", target: "pid", args: { fields: ["name"] }, disruptions: [] },
+      { call: "UpdateProfile", target: "pid", args: { name: "web-2" }, disruptions: [] },
     ]);
     const newSpec = { ...spec, properties: { ...spec.properties, image: "cirros-2" } };
     expect(calls("senlin:Profile", "replace", profile, { ...profile, spec: newSpec, deleteBeforeReplace: false }, "pid").map((c) => [c.call, c.disruptions])).toEqual([

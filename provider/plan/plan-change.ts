@@ -1,5 +1,5 @@
 import { planDiff } from "../core/planner";
-import type { PlannedOperation } from "./operation";
+import { type PlannedOperation, planUpdate } from "./operation";
 import { plannedKindOf } from "./planners";
 
 type Props = Record<string, unknown>;
@@ -16,6 +16,8 @@ export interface ResourceChange {
   olds?: Props;
   /** The new inputs, as the provider's check returned them. */
   news?: Props;
+  /** For a replacement, its order when the engine says it (a saved tofu plan); else `deleteBeforeReplace` decides. */
+  order?: "delete-first" | "create-first";
 }
 
 /** What a change will do on the platform. */
@@ -52,10 +54,11 @@ export function planChange(change: ResourceChange): ChangePlan | undefined {
     case "discard":
       return { kind: type, operations: planner.delete(olds, change.id) };
     case "update":
-      return { kind: type, operations: planner.update(olds, news, planDiff(kind.policies, olds, news), change.id) };
+      // The very planning `update` carries out (kit.ts), so the report cannot drift from it.
+      return { kind: type, operations: planUpdate(kind.policies, planner, olds, news, change.id).operations };
     default: {
       if (!REPLACE_OPS.has(change.op)) return { kind: type, operations: [] };
-      const order = news.deleteBeforeReplace === false ? "create-first" : "delete-first";
+      const order = change.order ?? (news.deleteBeforeReplace === false ? "create-first" : "delete-first");
       const [gone, made] = [planner.delete(olds, change.id), planner.create(news)];
       const replaces = planDiff(kind.policies, olds, news).replaces;
       return { kind: type, operations: order === "delete-first" ? [...gone, ...made] : [...made, ...gone], order, replaces };

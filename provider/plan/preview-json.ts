@@ -1,4 +1,5 @@
 import type { ResourceChange } from "./plan-change";
+import { isTofuPlan, readTofuPlan } from "./tofu-plan-json";
 
 type Props = Record<string, unknown>;
 
@@ -29,25 +30,30 @@ interface PreviewStep {
 /** The engine's steps that stand for one replacement; the report keeps the `replace` one. */
 const REPLACEMENT_PARTS = new Set(["create-replacement", "delete-replaced"]);
 
+/** What the two accepted inputs are, for errors. */
+const ACCEPTED = "give the output of `pulumi preview --json` or of `tofu show -json <planfile>`";
+
 /**
- * The resource changes of `pulumi preview --json` (its `steps`). Steps that change nothing are
- * left out, and each replacement is one change.
- * @throws Error naming what was expected when `text` is not such a document.
+ * The resource changes of `pulumi preview --json` (its `steps`) or of a saved OpenTofu/Terraform
+ * plan (`tofu show -json <planfile>`, its `resource_changes`), told apart by their shape. Steps
+ * that change nothing are left out, and each replacement is one change.
+ * @throws Error naming what was expected when `text` is neither document.
  */
 export function readPlanJson(text: string): { changes: ReadChange[]; errors: string[] } {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (err) {
-    throw new Error(`the input is not JSON (${(err as Error).message}); give the output of \`pulumi preview --json\``);
+    throw new Error(`the input is not JSON (${(err as Error).message}); ${ACCEPTED}`);
   }
+  if (isTofuPlan(doc)) return readTofuPlan(doc as Record<string, unknown>);
   const d = doc as { steps?: unknown; diagnostics?: unknown };
   const diagnostics = Array.isArray(d?.diagnostics) ? (d.diagnostics as { severity?: string; message?: string; urn?: string }[]) : [];
   const errors = diagnostics.filter((x) => x.severity === "error").map((x) => `${x.urn ? `${x.urn.split("::").pop()}: ` : ""}${(x.message ?? "").trim()}`);
   if (Array.isArray(d?.steps)) return { changes: fromPreview(d.steps as PreviewStep[]), errors };
   // A preview with nothing to do, or one that failed before planning, has no steps.
   if (d && typeof d === "object" && Array.isArray(d.diagnostics)) return { changes: [], errors };
-  throw new Error("the input JSON has no `steps`: give the output of `pulumi preview --json`");
+  throw new Error(`the input JSON has neither \`steps\` (a Pulumi preview) nor \`resource_changes\` (a saved tofu plan): ${ACCEPTED}`);
 }
 
 function fromPreview(steps: PreviewStep[]): ReadChange[] {

@@ -32,6 +32,7 @@ const handler = defineResource<Props>({
   policies: { ...COMMON_IGNORED, slug: { kind: "ignore" }, name: { kind: "replace" }, color: { kind: "replace" }, size: { kind: "update", operation: "Resize" } },
   complete: (olds, news) => ({ ...news, slug: typeof olds.slug === "string" ? olds.slug : `${news.owner}-${news.name}` }),
   identity: (inputs) => String(inputs.name),
+  planner: { update: () => [], create: () => [], delete: () => [] },
   operations: {
     create: async () => ({ id: "x", outs: {} }),
     read: async () => ({}),

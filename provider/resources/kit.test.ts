@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { COMMON_IGNORED, type DiffPlan } from "../core/planner";
+import { op } from "../plan/operation";
 import { defineResource, PartialStateError, type ResourceDefinition, withPartialState } from "./kit";
 
 type Props = Record<string, unknown>;
@@ -29,6 +30,11 @@ function widget(overrides: Partial<ResourceDefinition<WidgetInputs>> = {}) {
       size: { kind: "update", operation: "Resize" },
     },
     identity: (inputs) => (typeof inputs.name === "string" ? inputs.name : undefined),
+    planner: {
+      update: (_olds, news, diff, id) => (diff.updates.length > 0 ? [op("Resize", id, { size: news.size }, `resizes to ${news.size}`)] : []),
+      create: () => [],
+      delete: () => [],
+    },
     operations: {
       async create(ctx, inputs) {
         record("create", ctx.config.get("widget:endpoint"), inputs);
@@ -229,13 +235,14 @@ describe("defineResource: create, read, update, delete", () => {
     expect(await handler.read("w-a", { __provider: P, name: "a", size: 2 })).toEqual({ id: "", props: {} });
   });
 
-  it("hands update the plan of in-place operations and returns the news with its outputs", async () => {
+  it("hands update the planner's operations for the object, with the diff, and returns the news with its outputs", async () => {
     const { handler, calls } = widget();
     const olds = { __provider: P, name: "a", size: 1, state: "READY" };
     const news = { __provider: P, name: "a", size: 5 };
     expect(await handler.update("w-a", olds, news)).toEqual({ outs: { ...news, state: "RESIZED" } });
-    const plan: DiffPlan = { changes: true, replaces: [], updates: [{ field: "size", operation: "Resize" }], stables: ["name", "color"] };
-    expect(calls).toEqual([{ op: "update", args: [undefined, "w-a", olds, news, plan] }]);
+    const diff: DiffPlan = { changes: true, replaces: [], updates: [{ field: "size", operation: "Resize" }], stables: ["name", "color"] };
+    const operations = [{ call: "Resize", target: "w-a", args: { size: 5 }, summary: "resizes to 5" }];
+    expect(calls).toEqual([{ op: "update", args: [undefined, "w-a", olds, news, { diff, operations }] }]);
   });
 
   it("hands delete the id and the state", async () => {

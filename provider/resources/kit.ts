@@ -1,8 +1,10 @@
 import type { z } from "zod";
 import type { ConfigReader } from "../core/config";
-import { type DiffPlan, type PolicyTable, planDiff } from "../core/planner";
+import { type PolicyTable, planDiff } from "../core/planner";
+import { withUnreportedAdopted } from "../core/unreported";
 import { type CheckFailure, describeValue, isUnknown, validateInputs } from "../core/validation";
 import { type Reporter, reporterFor } from "../engine-log";
+import { type KindPlanner, planUpdate, type UpdatePlan } from "../plan/operation";
 import type { ResourceHandler } from "../registry";
 import { ReplacementGuard, replacementClash, replaceOrderOf } from "./replacement";
 
@@ -33,7 +35,12 @@ export interface ResourceOperations<I> {
   create(ctx: CreateContext, inputs: I & Props): Promise<{ id: string; outs: Props }>;
   /** Returns undefined when the object is gone. */
   read(ctx: OperationContext, id: string, props: Props): Promise<Props | undefined>;
-  update(ctx: OperationContext, id: string, olds: Props, news: I & Props, plan: DiffPlan): Promise<Props>;
+  /**
+   * Carries out `plan.operations` in order (with `carryOut` of plan/operation.ts), each call
+   * sending what its arguments say: the list the preview's report shows is what runs. An empty
+   * list with no changed field is the engine retrying a create or update that failed: converge again.
+   */
+  update(ctx: OperationContext, id: string, olds: Props, news: I & Props, plan: UpdatePlan): Promise<Props>;
   delete(ctx: OperationContext, id: string, props: Props): Promise<void>;
 }
 
@@ -53,6 +60,8 @@ export interface ResourceDefinition<I> {
    * an object found under it may be adopted: see {@link CreateContext.confirmAdoption}.
    */
   identity(inputs: Props): string | undefined;
+  /** The kind's planner (its plan.ts): `update` carries out the operations it lists. */
+  planner: KindPlanner;
   operations: ResourceOperations<I>;
   /**
    * The replacement order when the inputs do not say (an engine that sends no `deleteBeforeReplace`
@@ -123,7 +132,7 @@ export function defineResource<I>(def: ResourceDefinition<I>): ResourceHandler {
       return live ? { id, props: { ...props, ...live } } : { id: "", props: {} };
     },
     async update(id, olds, news) {
-      const plan = planDiff(def.policies, withUnreportedAdopted(olds, news), news);
+      const plan = planUpdate(def.policies, def.planner, olds, news, id);
       const outs = await def.operations.update(contextFor(news), id, olds, news as I & Props, plan);
       return { outs: { ...news, ...outs } };
     },
@@ -133,25 +142,7 @@ export function defineResource<I>(def: ResourceDefinition<I>): ResourceHandler {
   } satisfies ResourceHandler;
 }
 
-/**
- * The state key of an imported object listing the inputs its platform could not report (see
- * import-kit.ts). Present only in the state an import wrote; the first update's state drops it.
- */
-export const IMPORT_UNREPORTED = "importUnreported";
-
-/**
- * The old state with the inputs an import could not read taken from the program: the platform
- * cannot say what they are, so the program's values are the truth, and a preview right after an
- * import plans no change for them. Only fields still absent from the old state are taken, so once
- * the engine passes old inputs that hold them (a native plugin merges the Diff request's old inputs
- * over the old outputs), a later change of them is planned as usual.
- */
-export function withUnreportedAdopted(olds: Props, news: Props): Props {
-  const unreported = olds[IMPORT_UNREPORTED];
-  if (!Array.isArray(unreported)) return olds;
-  const adopted = unreported.filter((field): field is string => typeof field === "string" && olds[field] === undefined);
-  return { ...olds, ...Object.fromEntries(adopted.map((field) => [field, news[field]])) };
-}
+export { IMPORT_UNREPORTED, withUnreportedAdopted } from "../core/unreported";
 
 /**
  * Pulumi prints a failure as `property <p> value {<inputs[p]>} has a problem: <reason>`, looking

@@ -1,5 +1,10 @@
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyArgs, planArgs, type TofuDir } from "../harness/tofu";
+import type { PlanReport } from "../../provider/plan/report";
+import { repoRoot } from "../harness/paths";
+import { applyArgs, planArgs, type TofuDir, tofuBin } from "../harness/tofu";
 import { openTofuPlane, type TofuPlane } from "../harness/tofu-plane";
 
 /**
@@ -55,6 +60,27 @@ const CASES: Case[] = [
 ];
 
 const sorted = (list: string[]) => [...list].sort();
+/** Calls that only read, as the plane's mutation list leaves them out. */
+const READ = /^(Get|List|Query|Watch|Describe|Browse)/;
+
+/** A saved plan's `tofu show -json` with every sensitive value replaced: a recorded fixture holds no secret. */
+function scrubbed(shown: string): string {
+  const doc = JSON.parse(shown);
+  const scrub = (value: unknown, sensitive: unknown): unknown => {
+    if (sensitive === true) return value === null ? null : "(sensitive)";
+    if (typeof sensitive !== "object" || sensitive === null || typeof value !== "object" || value === null) return value;
+    const out: Record<string, unknown> = Array.isArray(value) ? ([...value] as never) : { ...(value as Record<string, unknown>) };
+    for (const [k, s] of Object.entries(sensitive)) out[k] = scrub(out[k], s);
+    return out;
+  };
+  for (const rc of doc.resource_changes ?? []) {
+    rc.change.before = scrub(rc.change.before, rc.change.before_sensitive);
+    rc.change.after = scrub(rc.change.after, rc.change.after_sensitive);
+  }
+  // Outputs (a kubeconfig among them) and the state copies are not read by the report.
+  for (const key of ["prior_state", "planned_values", "configuration", "relevant_attributes", "output_changes"]) delete doc[key];
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}
 
 describe("terraform-provider-clusterform: every kind through tofu", () => {
   let t: TofuPlane;
@@ -86,14 +112,41 @@ describe("terraform-provider-clusterform: every kind through tofu", () => {
       expect(await t.plane.audit(since)).toEqual([]);
     });
 
-    it("changes in place with the platform's own operation, then plans nothing to do", async () => {
+    /**
+     * Runs examples/ci/plan-tofu.sh as a CI would (`tofu plan -out`, `tofu show -json`, the
+     * installed package's `clusterform plan --format markdown`), keeping the saved plan and its
+     * JSON, then reads the JSON report of the same file (issue 21: the operations plan reads a
+     * saved tofu plan). `CLUSTERFORM_RECORD_TOFU_PLAN=1` records cma-ssh's as the unit tests' fixture.
+     */
+    async function savedPlan(name: string): Promise<{ stdout: string; markdown: string; report: PlanReport; code: number | null }> {
+      const json = path.join(dir.dir, `${name}.json`);
+      const cli = path.join(t.workspace, "node_modules", "clusterform", "dist", "provider", "plan", "cli.js");
+      const script = path.join(repoRoot(), "examples", "ci", "plan-tofu.sh");
+      const varArgs = Object.entries(vars).flatMap(([k, v]) => ["-var", `${k}=${v}`]);
+      const env = { ...dir.env, TOFU: tofuBin(), PLAN_FILE: path.join(dir.dir, name), PLAN_JSON: json, CLUSTERFORM_BIN: `${process.execPath} ${cli}` };
+      const ci = spawnSync("bash", [script, path.join(dir.dir, `${name}.md`), "--", ...varArgs], { cwd: dir.dir, env, encoding: "utf8" });
+      if (process.env.CLUSTERFORM_RECORD_TOFU_PLAN && c.example === "cmassh") writeFileSync(path.join(repoRoot(), "test", "fixtures", "plan", `cmassh-${name}.tofu-plan.json`), scrubbed(readFileSync(json, "utf8")));
+      const run = spawnSync(process.execPath, [cli, "plan", "--format", "json", json], { encoding: "utf8" });
+      expect([run.stderr, run.status]).toEqual(["", ci.status]);
+      return { stdout: ci.stderr, markdown: ci.stdout, report: JSON.parse(run.stdout) as PlanReport, code: ci.status };
+    }
+    /** The report's platform calls that change something, as the plane's mutation list names them. */
+    const plannedMutations = (report: PlanReport) => report.resources.flatMap((r) => r.operations.map((o) => o.call)).filter((call) => !READ.test(call));
+
+    it("changes in place with the platform's own operation, exactly the calls `clusterform plan` read from the saved plan, then plans nothing to do", async () => {
       vars = c.change.vars;
-      const plan = await dir.ok(planArgs(vars));
+      const plan = await savedPlan("change");
       expect(plan.stdout).toContain("update in-place");
       expect(plan.stdout).not.toContain("forces replacement");
+      expect(plan.report.resources.map((r) => r.op)).toEqual(plan.report.resources.map(() => "update"));
+      expect(plan.markdown).toContain(`| \`${plan.report.resources[0].name}\` ${plan.report.resources[0].type} | update | 1. \`${plan.report.resources[0].operations[0].call}`);
+      expect(plan.code).toBe(plan.report.summary.disruptive > 0 ? 3 : 2);
       const since = await t.plane.lastSeq();
-      await dir.ok(applyArgs(vars));
+      await dir.ok(["apply", "-input=false", "-no-color", "change"]);
       const ops = await t.mutationsSince(since);
+      // Keystone's token request (Senlin) authenticates the provider; it is no platform operation.
+      const platform = (await t.plane.audit(since)).filter((e) => e.api !== "keystone" && !READ.test(e.operation)).map((e) => e.operation);
+      expect(sorted(platform)).toEqual(sorted(plannedMutations(plan.report)));
       expect(ops).toEqual(expect.arrayContaining(c.change.operations));
       expect(ops.filter((op) => /^(Create(Cluster|Job|ResourcePool|VCluster)|Delete|AddNodePool)/.test(op))).toEqual([]);
       const after = await dir.run(planArgs(vars, ["-detailed-exitcode"]));
@@ -104,10 +157,13 @@ describe("terraform-provider-clusterform: every kind through tofu", () => {
     // Registered only for the platforms whose example has a field that forces replacement.
     if (r) it("plans a replacement for a field whose policy is replace, and runs delete then create", async () => {
       vars = r.vars;
-      const plan = await dir.ok(planArgs(vars));
+      const plan = await savedPlan("replace");
       expect(plan.stdout).toMatch(new RegExp(`${r.attribute}\\s+=.*# forces replacement`));
+      const replaced = plan.report.resources.filter((x) => x.op === "replace");
+      expect(replaced.map((x) => [x.order, plannedMutations({ ...plan.report, resources: [x] })])).toEqual([["delete-first", r.operations]]);
+      expect(plan.code).toBe(3);
       const since = await t.plane.lastSeq();
-      await dir.ok(applyArgs(vars));
+      await dir.ok(["apply", "-input=false", "-no-color", "replace"]);
       expect((await t.mutationsSince(since)).filter((op) => r.operations.includes(op))).toEqual(r.operations);
     });
 

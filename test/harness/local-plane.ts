@@ -13,6 +13,8 @@ export interface AuditEntry {
   target: string;
   requestId: string;
   code: string;
+  /** The request body as JSON, secrets redacted; absent when the call had none. */
+  request?: unknown;
 }
 
 /** A fault to inject (POST /_local/faults). */

@@ -9,10 +9,11 @@ import { known, op } from "../../plan/operation";
 export function catalogPlanner(noun: "Profile" | "Policy"): KindPlanner {
   const lower = noun.toLowerCase();
   return {
-    update(_olds, _news, diff, id) {
+    update(_olds, news, diff, id) {
       if (diff.updates.length === 0) return [];
       const fields = diff.updates.map((u) => u.field);
-      return [op(`Update${noun}`, id, { fields }, `updates the ${lower}'s ${fields.join(" and ")}`)];
+      // The PATCH carries the changed fields' new values.
+      return [op(`Update${noun}`, id, Object.fromEntries(fields.map((f) => [f, news[f]])), `updates the ${lower}'s ${fields.join(" and ")}`)];
     },
     create: (news) => [op(`Create${noun}`, undefined, { name: known(news.name) }, `creates ${lower} ${known(news.name) ?? ""}`.trim())],
     delete: (_olds, id) => [op(`Delete${noun}`, id, {}, `deletes the ${lower} (Senlin refuses while a cluster or node uses it)`, ["deletes"])],

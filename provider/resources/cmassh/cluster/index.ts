@@ -1,6 +1,7 @@
 import { defineResource } from "../../kit";
 import { completeName, identityOf } from "../../fields";
 import { clusterOperations } from "./operations";
+import { clusterPlanner } from "./plan";
 import { type ClusterInputs, clusterPolicies, clusterReplaceFields, clusterSchema } from "./schema";
 import { versionChangeFailures } from "./version";
 
@@ -12,5 +13,6 @@ export const clusterHandler = defineResource<ClusterInputs>({
   checkChange: versionChangeFailures,
   // Cluster names are unique on the platform.
   identity: (inputs) => identityOf(inputs.name),
+  planner: clusterPlanner,
   operations: clusterOperations,
 });

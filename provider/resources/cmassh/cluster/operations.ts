@@ -2,6 +2,7 @@ import type { ClusterDetail } from "../../../clients/cmassh/types";
 import type { Deadline } from "../../../core/deadline";
 import { ClusterformError, isTransient } from "../../../core/errors";
 import { backoffDelayMs, realSleep } from "../../../core/retry";
+import { carryOut } from "../../../plan/operation";
 import { type CreateContext, PartialStateError, type ResourceOperations, withPartialState } from "../../kit";
 import { cmasshClient, findCluster, isAlreadyExists, toPlatformLabels, waitForGone, waitForRunning } from "../common";
 import { deadlineFor, readDeadline } from "../../fields";
@@ -96,21 +97,25 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
   async update(ctx, id, olds, news, plan) {
     const client = await cmasshClient(ctx.config);
     const deadline = deadlineFor(news, "update", CLUSTER_TIMEOUTS);
-    const upgraded = plan.updates.some((u) => u.field === "kubernetesVersion");
-    if (upgraded) {
-      const offered = await client.getUpgradeClusterInformation(id, { deadline });
-      if (!offered.includes(news.kubernetesVersion)) {
-        throw new ClusterformError({
-          code: "FailedPrecondition",
-          platformCode: "NOT_OFFERED",
-          operation: `UpgradeCluster cluster ${JSON.stringify(id)}`,
-          platformMessage: `kubernetesVersion ${news.kubernetesVersion} is not offered by the platform; offered: ${offered.join(", ") || "none"}`,
-        });
-      }
-      await client.upgradeCluster(id, news.kubernetesVersion, { deadline });
-    }
+    const upgrade = plan.operations.find((o) => o.call === "UpgradeCluster");
+    const upgraded = upgrade !== undefined;
+    await carryOut("cmassh:Cluster", plan.operations, {
+      async GetUpgradeClusterInformation(o) {
+        const version = String(o.args.version);
+        const offered = await client.getUpgradeClusterInformation(id, { deadline });
+        if (!offered.includes(version)) {
+          throw new ClusterformError({
+            code: "FailedPrecondition",
+            platformCode: "NOT_OFFERED",
+            operation: `UpgradeCluster cluster ${JSON.stringify(id)}`,
+            platformMessage: `kubernetesVersion ${version} is not offered by the platform; offered: ${offered.join(", ") || "none"}`,
+          });
+        }
+      },
+      UpgradeCluster: (o) => client.upgradeCluster(id, String(o.args.to), { deadline }),
+    });
     try {
-      const after = upgraded ? `UpgradeCluster to ${JSON.stringify(news.kubernetesVersion)}` : undefined;
+      const after = upgrade ? `UpgradeCluster to ${JSON.stringify(upgrade.args.to)}` : undefined;
       const { cluster } = await waitForRunning(client, id, deadline, ctx.report.progress, after);
       return outputsOf(cluster);
     } catch (err) {

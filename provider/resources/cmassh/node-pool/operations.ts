@@ -1,6 +1,7 @@
 import type { Deadline } from "../../../core/deadline";
 import { ClusterformError, isLostAnswer } from "../../../core/errors";
 import { backoffDelayMs, realSleep } from "../../../core/retry";
+import { carryOut } from "../../../plan/operation";
 import { type OperationContext, type ResourceOperations, withPartialState } from "../../kit";
 import { cmasshClient, findCluster, isAlreadyExists, toPlatformLabels, waitForRunning } from "../common";
 import { deadlineFor, readDeadline } from "../../fields";
@@ -109,9 +110,11 @@ export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
   async update(ctx, id, _olds, news, plan) {
     const deadline = deadlineFor(news, "update", NODE_POOL_TIMEOUTS);
     const { clusterName, name } = parseId(id, news);
-    const scaled = plan.updates.some((u) => u.field === "count");
-    if (scaled) await scaleOrReAdd(ctx, news, clusterName, name, deadline);
-    return settle(ctx, clusterName, id, news, deadline, scaled ? `ScaleNodePool of pool ${JSON.stringify(name)} to ${news.count}` : undefined);
+    const scale = plan.operations.find((o) => o.call === "ScaleNodePool");
+    await carryOut("cmassh:NodePool", plan.operations, {
+      ScaleNodePool: (o) => scaleOrReAdd(ctx, { ...news, count: Number(o.args.count) }, clusterName, name, deadline),
+    });
+    return settle(ctx, clusterName, id, news, deadline, scale ? `ScaleNodePool of pool ${JSON.stringify(name)} to ${scale.args.count}` : undefined);
   },
 
   async delete(ctx, id, props) {

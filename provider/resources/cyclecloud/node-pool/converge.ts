@@ -2,6 +2,7 @@ import type { CycleCloudClient } from "../../../clients/cyclecloud/client";
 import type { BucketStatus, NodeCreationSet, NodeRecord } from "../../../clients/cyclecloud/types";
 import type { Deadline } from "../../../core/deadline";
 import { ClusterformError } from "../../../core/errors";
+import { carryOut, type Executor, type PlannedOperation } from "../../../plan/operation";
 import { aliveNodes, chooseSurplus, type PoolNode, poolNodes, requestIdOf, targetNodes } from "./pool";
 import type { NodePoolInputs } from "./schema";
 import { nodesOf, waitForNodesGone, waitForNodesReady } from "./waits";
@@ -57,9 +58,34 @@ const MAX_ROUNDS = 12;
 /** The most request ids tried past ones an earlier life of the pool used. */
 const MAX_REQUEST_PROBES = 50;
 
-/** Brings the pool to the size its inputs ask for and waits until every node is Ready; updates `state` as it goes. */
-export async function convergePool(cx: ConvergeContext, state: PoolState): Promise<NodeRecord[]> {
+/**
+ * The executors of an update's planned calls (plan.ts): CreateNodes adds `count` nodes, RemoveNodes
+ * removes the nodes it names (those still in the pool: one already gone needs no removal).
+ */
+function plannedCalls(cx: ConvergeContext, state: PoolState): Record<string, Executor> {
+  return {
+    CreateNodes: (o) => addNodes(cx, state, Number(o.args.count)),
+    async RemoveNodes(o) {
+      const names = Array.isArray(o.args.names) ? o.args.names.map(String) : [];
+      const records = (await cx.client.listNodes(cx.inputs.clusterName, {}, { deadline: cx.deadline })).nodes;
+      const pool = poolNodes(records, state.nodeIds).filter((n) => n.role !== "leaving");
+      // In the plan's order (newest first), which is the order the request lists them in.
+      const named = names.flatMap((name) => pool.filter((n) => n.name === name));
+      if (named.length > 0) await removeNodes(cx, state, named, "surplus");
+    },
+  };
+}
+
+/**
+ * Carries out an update's planned calls (none for a create), then brings the pool to the size its
+ * inputs ask for and waits until every node is Ready; updates `state` as it goes. After a planned
+ * update the pool already has that size, so the rounds only read it; they act when the pool
+ * changed since the state the plan was made from (a node failed, removed outside Pulumi), and
+ * say so.
+ */
+export async function convergePool(cx: ConvergeContext, state: PoolState, planned: readonly PlannedOperation[] = []): Promise<NodeRecord[]> {
   const { client, inputs, deadline } = cx;
+  await carryOut("cyclecloud:NodePool", planned, plannedCalls(cx, state));
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const records = (await client.listNodes(inputs.clusterName, {}, { deadline })).nodes;
     // Nodes already terminating are on their way out and count for nothing.
@@ -67,6 +93,7 @@ export async function convergePool(cx: ConvergeContext, state: PoolState): Promi
     state.nodeIds = pool.map((n) => n.id);
     const step = nextStep(pool, targetNodes(inputs, state.coresPerNode));
     if (step.kind === "done") return records.filter((r) => state.nodeIds.includes(r.NodeId));
+    if (planned.length > 0 && step.kind !== "wait") cx.progress("the pool changed since the stack's state was written (a node failed or was removed outside Pulumi): repairing it beyond the planned calls");
     if (step.kind === "remove") await removeNodes(cx, state, step.nodes, step.why);
     if (step.kind === "add") await addNodes(cx, state, step.count);
     if (step.kind === "wait") await waitForPool(cx, state);

@@ -2,6 +2,7 @@ import type { CycleCloudClient } from "../../../clients/cyclecloud/client";
 import type { ClusterStatus, NodeRecord } from "../../../clients/cyclecloud/types";
 import type { Deadline } from "../../../core/deadline";
 import { ClusterformError } from "../../../core/errors";
+import type { PlannedOperation } from "../../../plan/operation";
 import { type CreateContext, type OperationContext, type ResourceOperations, withPartialState } from "../../kit";
 import { deadlineFor, readDeadline } from "../../fields";
 import { cycleCloudClient, isClusterNotFound } from "../common";
@@ -65,12 +66,12 @@ function coresPerNodeOf(status: ClusterStatus, inputs: NodePoolInputs): number {
 }
 
 /** Converges the pool; a failure records what exists (the engine keeps it and retries on the next `up`). */
-async function converge(ctx: OperationContext | CreateContext, client: CycleCloudClient, inputs: NodePoolInputs, state: PoolState, deadline: Deadline): Promise<Props> {
+async function converge(ctx: OperationContext | CreateContext, client: CycleCloudClient, inputs: NodePoolInputs, state: PoolState, deadline: Deadline, planned: readonly PlannedOperation[] = []): Promise<Props> {
   const identity = poolIdentity(inputs as unknown as Props);
   const confirmAdoption = "confirmAdoption" in ctx ? ctx.confirmAdoption : undefined;
   const requestBase = requestIdBase(inputs.owner, nodePoolReplaceFields(inputs as unknown as Props));
   try {
-    const records = await convergePool({ client, inputs, requestBase, identity, deadline, progress: ctx.report.progress, confirmAdoption }, state);
+    const records = await convergePool({ client, inputs, requestBase, identity, deadline, progress: ctx.report.progress, confirmAdoption }, state, planned);
     return outputsOf(state, records);
   } catch (err) {
     if (state.nodeIds.length === 0 && state.requestSeq === 0) throw err;
@@ -115,10 +116,10 @@ export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
     return inputs.count !== undefined ? { ...outs, count: alive } : { ...outs, coreCount: alive * state.coresPerNode };
   },
 
-  async update(ctx, _id, olds, news) {
+  async update(ctx, _id, olds, news, plan) {
     const client = await cycleCloudClient(ctx.config);
     const deadline = deadlineFor(news, "update", NODE_POOL_TIMEOUTS);
-    return converge(ctx, client, news, stateOf(olds), deadline);
+    return converge(ctx, client, news, stateOf(olds), deadline, plan.operations);
   },
 
   async delete(ctx, _id, props) {

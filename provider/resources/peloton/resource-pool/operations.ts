@@ -8,6 +8,7 @@ import type { CreateContext, ResourceOperations } from "../../kit";
 import { deadlineFor, readDeadline } from "../../fields";
 import { isNotFound, orMissing, pelotonClient } from "../common";
 import { POOL_TIMEOUTS, ROOT, type ResourcePoolInputs } from "./schema";
+import { carryOut } from "../../../plan/operation";
 
 type Props = Record<string, unknown>;
 const q = JSON.stringify;
@@ -114,11 +115,16 @@ export const resourcePoolOperations: ResourceOperations<ResourcePoolInputs> = {
     return found ? outputsOf(found.respool) : undefined;
   },
 
-  async update(ctx, id, olds, news) {
+  async update(ctx, id, olds, news, plan) {
     const client = await pelotonClient(ctx.config);
     const deadline = deadlineFor(news, "update", POOL_TIMEOUTS);
-    const parent = typeof olds.parentId === "string" && olds.parentId ? olds.parentId : await parentId(client, news.parent, deadline);
-    await client.updateResourcePool(id, toPoolSpec(news, parent), { deadline });
+    await carryOut("peloton:ResourcePool", plan.operations, {
+      // Peloton's update takes the whole configuration: the changed fields go with the rest.
+      async UpdateResourcePool() {
+        const parent = typeof olds.parentId === "string" && olds.parentId ? olds.parentId : await parentId(client, news.parent, deadline);
+        await client.updateResourcePool(id, toPoolSpec(news, parent), { deadline });
+      },
+    });
     return outputsOf((await client.getResourcePool(id, { deadline })).respool);
   },
 

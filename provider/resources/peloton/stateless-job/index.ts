@@ -2,6 +2,7 @@ import { defineResource } from "../../kit";
 import { isKnownString } from "../common";
 import { statelessJobOperations } from "./operations";
 import { completeStatelessJob, type StatelessJobInputs, statelessJobPolicies, statelessJobSchema } from "./schema";
+import { statelessJobPlanner } from "./plan";
 
 /** The handler of `peloton:StatelessJob`. */
 export const statelessJobHandler = defineResource<StatelessJobInputs>({
@@ -10,5 +11,6 @@ export const statelessJobHandler = defineResource<StatelessJobInputs>({
   complete: completeStatelessJob,
   // The job id is deterministic (owner and pool); a job found under it may be adopted.
   identity: (inputs) => (isKnownString(inputs.jobId) ? inputs.jobId : undefined),
+  planner: statelessJobPlanner,
   operations: statelessJobOperations,
 });

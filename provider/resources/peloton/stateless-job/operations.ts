@@ -12,7 +12,7 @@ import { mutateJob } from "./mutate";
 import { poolOf, type RolloutContext, restart, rollTo, setRunState, specOpaque } from "./rollout";
 import { JOB_TIMEOUTS, type StatelessJobInputs, statelessJobPolicies } from "./schema";
 import { waitForJobGone, waitForJobState, waitForWorkflow } from "./wait";
-import { statelessJobPlanner } from "./plan";
+import { carryOut, type PlannedOperation } from "../../../plan/operation";
 
 type Props = Record<string, unknown>;
 const q = JSON.stringify;
@@ -119,22 +119,41 @@ export const statelessJobOperations: ResourceOperations<StatelessJobInputs> = {
   async update(ctx, id, olds, news, plan) {
     const deadline = deadlineFor(news, "update", JOB_TIMEOUTS);
     const rc = await rolloutContext(ctx, id, deadline);
-    // Nothing changed: the engine retries a create or update that failed; converge again.
-    const retrying = plan.updates.length === 0;
     const goal = news.desiredState ?? "RUNNING";
-    const applied = new Set<string>();
-    // The calls the operations plan lists (the preview's report shows the same list), in its
-    // order; a retry (nothing changed) converges the configuration and the run state again.
-    const planned = new Set(statelessJobPlanner.update(olds, news, plan, id).map((o) => o.call));
+    // The steps passed so far (in the plan's order), so that a failure records what actually runs.
+    const starts = plan.operations.some((o) => o.call === "StartJob");
+    const applied = new Set<string>(goal === "RUNNING" && !starts ? ["desiredState"] : []);
+    const passed = (...fields: string[]) => {
+      for (const f of fields) applied.add(f);
+    };
+    // The batch size a rollout or restart sends is the one its planned operation carries.
+    const batched = (o: PlannedOperation): StatelessJobInputs & Props => ({ ...news, updatePolicy: { ...news.updatePolicy, batchSize: Number(o.args.batchSize) } });
     try {
-      if (planned.has("StartJob")) await setRunState(rc, news, "RUNNING");
-      if (goal === "RUNNING") applied.add("desiredState");
-      if (retrying || planned.has("ReplaceJob")) await rollTo(rc, news, goal === "RUNNING");
-      applied.add("config");
-      if (planned.has("RestartJob")) await restart(rc, news);
-      applied.add("restartNonce");
-      if (planned.has("StopJob") || (retrying && goal === "KILLED")) await setRunState(rc, news, "KILLED");
-      applied.add("desiredState");
+      if (plan.diff.updates.length === 0) {
+        // Nothing changed: the engine retries a create or update that failed; converge again.
+        await rollTo(rc, news, goal === "RUNNING");
+        if (goal === "KILLED") await setRunState(rc, news, "KILLED");
+      }
+      await carryOut("peloton:StatelessJob", plan.operations, {
+        async StartJob() {
+          await setRunState(rc, news, "RUNNING");
+          passed("desiredState");
+        },
+        async ReplaceJob(o) {
+          await rollTo(rc, batched(o), goal === "RUNNING");
+          passed("config");
+        },
+        async RestartJob(o) {
+          passed("config");
+          await restart(rc, batched(o));
+          passed("restartNonce");
+        },
+        async StopJob() {
+          passed("config", "restartNonce");
+          await setRunState(rc, news, "KILLED");
+          passed("desiredState");
+        },
+      });
       return await outputsNow(ctx, id, deadline);
     } catch (err) {
       const seen = await orMissing(() => rc.client.getJob(id, { deadline })).catch(() => undefined);

@@ -3,6 +3,7 @@ import { completeName } from "../../fields";
 import { defineResource } from "../../kit";
 import { clusterOperations } from "./operations";
 import { type ClusterInputs, clusterPolicies, clusterSchema, type PolicyBinding } from "./schema";
+import { clusterPlanner } from "./plan";
 
 type Props = Record<string, unknown>;
 
@@ -40,5 +41,6 @@ export const clusterHandler = defineResource<ClusterInputs>({
   complete,
   // Senlin names are not unique: a cluster is this resource's when its metadata carries the owner marker.
   identity: (inputs) => (typeof inputs.owner === "string" && inputs.owner !== "" ? `owner ${inputs.owner}` : undefined),
+  planner: clusterPlanner,
   operations: clusterOperations,
 });

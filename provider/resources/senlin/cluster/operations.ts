@@ -4,7 +4,6 @@ import { resolveUnreachableTimeoutMs } from "../../../core/config";
 import type { Deadline } from "../../../core/deadline";
 import { ClusterformError, isLostAnswer } from "../../../core/errors";
 import { backoffDelayMs, realSleep } from "../../../core/retry";
-import type { DiffPlan } from "../../../core/planner";
 import { waitFor } from "../../../core/wait";
 import { deadlineFor, readDeadline } from "../../fields";
 import { type CreateContext, type OperationContext, PartialStateError, type ResourceOperations, withPartialState } from "../../kit";
@@ -12,7 +11,7 @@ import { senlinClient } from "../client";
 import { type ActionRun, runAction, startAction, waitForAction } from "./actions";
 import { type PolicyChanges, liveBindings, planPolicies } from "./policy-set";
 import { CLUSTER_TIMEOUTS, type ClusterInputs, DEFAULT_TIMEOUT_SECONDS, OWNER_KEY, type PolicyBinding } from "./schema";
-import { clusterPlanner } from "./plan";
+import { carryOut, type PlannedOperation } from "../../../plan/operation";
 
 type Props = Record<string, unknown>;
 type Inputs = ClusterInputs & Props;
@@ -157,18 +156,20 @@ async function createOrAdopt(ctx: CreateContext, run: ActionRun, inputs: Inputs)
   }
 }
 
-/** The PATCH body of the changed fields among name, profile, timeout, metadata and config. */
-function patchOf(news: Inputs, plan: DiffPlan): ClusterUpdate {
-  const changed = new Set(plan.updates.filter((u) => u.operation === "UpdateCluster").map((u) => u.field));
+/**
+ * The PATCH body of an UpdateCluster's planned arguments (the changed fields among name, profile,
+ * timeout, metadata and config, with `profileOnly` beside a new profile).
+ */
+function patchOf(args: Props, owner: string): ClusterUpdate {
   const update: ClusterUpdate = {};
-  if (changed.has("name")) update.name = news.name;
-  if (changed.has("profile")) {
-    update.profileId = news.profile;
-    if (news.profileOnly === true) update.profileOnly = true;
+  if ("name" in args) update.name = String(args.name);
+  if ("profile" in args) {
+    update.profileId = String(args.profile);
+    if (args.profileOnly === true) update.profileOnly = true;
   }
-  if (changed.has("timeout")) update.timeout = news.timeout ?? DEFAULT_TIMEOUT_SECONDS;
-  if (changed.has("metadata")) update.metadata = metadataOf(news);
-  if (changed.has("config")) update.config = news.config ?? {};
+  if ("timeout" in args) update.timeout = (args.timeout as number | undefined) ?? DEFAULT_TIMEOUT_SECONDS;
+  if ("metadata" in args) update.metadata = { ...(args.metadata as Props | undefined), [OWNER_KEY]: owner };
+  if ("config" in args) update.config = (args.config as Record<string, unknown> | undefined) ?? {};
   return update;
 }
 
@@ -218,30 +219,37 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
   async update(ctx, id, olds, news, plan) {
     const client = await senlinClient(ctx.config);
     const run = runFor(ctx, client, deadlineFor(news, "update", CLUSTER_TIMEOUTS));
-    // The calls the operations plan lists (the preview's report shows the same list), in its order.
-    const planned = clusterPlanner.update(olds, news, plan, id).map((o) => o.call);
-    const operations = new Set(planned);
+    const { deadline } = run;
     // What the stack records if a step fails: the old inputs with every step that landed.
     let applied: Props = { ...olds };
     const done = new Map(((olds.policies ?? []) as PolicyBinding[]).map((b) => [b.policy, b.enabled]));
+    const policy = (o: PlannedOperation) => ({ policy: String(o.args.policy), enabled: o.args.enabled !== false });
     try {
-      if (operations.has("UpdateCluster")) {
-        await runAction(run, `UpdateCluster cluster ${q(id)}`, async () => (await client.updateCluster(id, patchOf(news, plan), { deadline: run.deadline })).actionId);
-        applied = { ...applied, ...pick(news, PATCHED) };
-      }
-      if (operations.has("ResizeCluster")) {
-        const params = { adjustmentType: "EXACT_CAPACITY" as const, number: news.desiredCapacity, minSize: news.minSize, maxSize: news.maxSize, strict: true };
-        await runAction(run, `ResizeCluster cluster ${q(id)}`, () => client.resizeCluster(id, params, { deadline: run.deadline }));
-        applied = { ...applied, ...pick(news, RESIZED) };
-      }
-      if (planned.some((call) => call.endsWith("ClusterPolicy"))) {
-        // Planned from the live bindings, not the state's: one detached out of band since is not detached again (Senlin refuses that).
+      // The bindings as the cluster has them now: a policy detached out of band since the state was
+      // written is not detached again (Senlin refuses that), the rest of the plan runs as planned.
+      if (plan.operations.some((o) => o.call.endsWith("ClusterPolicy"))) {
         const wanted = (news.policies ?? []) as PolicyBinding[];
-        const live = liveBindings(await client.listClusterPolicies(id, undefined, { deadline: run.deadline }), [...asBindings(done), ...wanted]);
+        const live = liveBindings(await client.listClusterPolicies(id, undefined, { deadline }), [...asBindings(done), ...wanted]);
         done.clear();
         for (const b of live) done.set(b.policy, b.enabled);
-        await applyPolicies(run, id, planPolicies(asBindings(done), wanted), done);
       }
+      // The planned calls (the preview's report shows the same list), in its order, each sending its arguments.
+      await carryOut("senlin:Cluster", plan.operations, {
+        async UpdateCluster(o) {
+          await runAction(run, `UpdateCluster cluster ${q(id)}`, async () => (await client.updateCluster(id, patchOf(o.args, news.owner), { deadline })).actionId);
+          applied = { ...applied, ...pick(news, PATCHED) };
+        },
+        async ResizeCluster(o) {
+          const { number, minSize, maxSize } = o.args as { number: number; minSize: number; maxSize: number };
+          await runAction(run, `ResizeCluster cluster ${q(id)}`, () => client.resizeCluster(id, { adjustmentType: "EXACT_CAPACITY", number, minSize, maxSize, strict: true }, { deadline }));
+          applied = { ...applied, ...pick(news, RESIZED) };
+        },
+        DetachClusterPolicy: async (o) => {
+          if (done.has(String(o.args.policy))) await applyPolicies(run, id, { detach: [String(o.args.policy)], attach: [], update: [] }, done);
+        },
+        AttachClusterPolicy: (o) => applyPolicies(run, id, { detach: [], attach: [policy(o)], update: [] }, done),
+        UpdateClusterPolicy: (o) => applyPolicies(run, id, { detach: [], attach: [], update: [policy(o)] }, done),
+      });
       return await settle(ctx, client, id, run.deadline);
     } catch (err) {
       const seen = await findCluster(client, id, run.deadline).catch(() => undefined);

@@ -31,7 +31,9 @@ export const clusterPlanner: KindPlanner = {
       const fields = PATCHED.filter((f) => diff.updates.some((u) => u.field === f));
       const profile = fields.includes("profile");
       const summary = profile ? `rolls every node onto profile ${news.profile} (Senlin's rolling update)` : `updates ${fields.join(", ")}`;
-      calls.push(op("UpdateCluster", id, Object.fromEntries(fields.map((f) => [f, news[f]])), summary, profile && news.profileOnly !== true ? ["restarts"] : []));
+      // A new profile is sent with `profileOnly` (whether existing nodes keep theirs), changed or not.
+      const sent = profile && !fields.includes("profileOnly") ? [...fields, "profileOnly" as const] : fields;
+      calls.push(op("UpdateCluster", id, Object.fromEntries(sent.map((f) => [f, news[f]])), summary, profile && news.profileOnly !== true ? ["restarts"] : []));
     }
     if (operations.has("ResizeCluster")) {
       const [from, to] = [olds.desiredCapacity, news.desiredCapacity];

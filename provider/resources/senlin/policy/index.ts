@@ -3,6 +3,7 @@ import { completeName } from "../../fields";
 import { defineResource } from "../../kit";
 import { policyIdentity, policyOperations } from "./operations";
 import { type PolicyInputs, policyKind } from "./schema";
+import { catalogPlanner } from "../catalog-plan";
 
 type Props = Record<string, unknown>;
 
@@ -26,5 +27,6 @@ export const policyHandler = defineResource<PolicyInputs>({
   replaceOrder: policyKind.replaceOrder,
   // A replacement has another spec, so old and new never share an identity.
   identity: (inputs) => (isUnknown(inputs.name) || isUnknown(inputs.spec) ? undefined : policyIdentity(inputs.name, inputs.spec)),
+  planner: catalogPlanner("Policy"),
   operations: policyOperations,
 });

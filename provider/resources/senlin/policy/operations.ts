@@ -7,6 +7,7 @@ import { createOrAdopt, deleteUnlessGone, orMissing } from "../catalog-ops";
 import { senlinClient } from "../client";
 import { sameSpec, specDigest } from "../typed-spec";
 import { POLICY_TIMEOUTS, type PolicyInputs } from "./schema";
+import { carryOut } from "../../../plan/operation";
 
 type Props = Record<string, unknown>;
 type Inputs = PolicyInputs & Props;
@@ -59,12 +60,17 @@ export const policyOperations: ResourceOperations<PolicyInputs> = {
     return policy ? policyOutputsOf(policy) : undefined;
   },
 
-  async update(ctx, id, olds, news) {
+  async update(ctx, id, _olds, news, plan) {
     const client = await senlinClient(ctx.config);
     const deadline = deadlineFor(news, "update", POLICY_TIMEOUTS);
-    // The name is the only field updated in place; Senlin refuses a PATCH that changes nothing.
-    if (news.name === olds.name) return policyOutputsOf(await client.getPolicy(id, { deadline }));
-    return policyOutputsOf(await client.updatePolicy(id, { name: news.name! }, { deadline }));
+    let policy: Policy | undefined;
+    // The name is the only field updated in place; Senlin refuses a PATCH that changes nothing, so none is planned then.
+    await carryOut("senlin:Policy", plan.operations, {
+      async UpdatePolicy(o) {
+        policy = await client.updatePolicy(id, { name: String(o.args.name) }, { deadline });
+      },
+    });
+    return policyOutputsOf(policy ?? (await client.getPolicy(id, { deadline })));
   },
 
   async delete(ctx, id, props) {

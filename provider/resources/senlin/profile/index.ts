@@ -3,6 +3,7 @@ import { completeName } from "../../fields";
 import { defineResource } from "../../kit";
 import { profileIdentity, profileOperations } from "./operations";
 import { type ProfileInputs, profileKind } from "./schema";
+import { catalogPlanner } from "../catalog-plan";
 
 type Props = Record<string, unknown>;
 
@@ -27,5 +28,6 @@ export const profileHandler = defineResource<ProfileInputs>({
   // Names are not unique: a profile is this resource's when its metadata carries the owner marker; a
   // replacement has another spec, so old and new never share an identity.
   identity: (inputs) => (isUnknown(inputs.spec) ? undefined : profileIdentity(inputs.owner, inputs.spec)),
+  planner: catalogPlanner("Profile"),
   operations: profileOperations,
 });

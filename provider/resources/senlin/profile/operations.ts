@@ -1,7 +1,7 @@
 import type { SenlinClient } from "../../../clients/senlin/client";
 import type { Profile, TypedSpec } from "../../../clients/senlin/types";
 import type { Deadline } from "../../../core/deadline";
-import type { DiffPlan } from "../../../core/planner";
+import { carryOut } from "../../../plan/operation";
 import { ClusterformError } from "../../../core/errors";
 import { deadlineFor, readDeadline } from "../../fields";
 import type { ResourceOperations } from "../../kit";
@@ -69,18 +69,21 @@ export const profileOperations: ResourceOperations<ProfileInputs> = {
     return profile ? profileOutputsOf(profile) : undefined;
   },
 
-  async update(ctx, id, _olds, news, plan: DiffPlan) {
+  async update(ctx, id, _olds, news, plan) {
     const client = await senlinClient(ctx.config);
     const deadline = deadlineFor(news, "update", PROFILE_TIMEOUTS);
-    const changed = new Set(plan.updates.map((u) => u.field));
-    const update = { ...(changed.has("name") ? { name: news.name } : {}), ...(changed.has("metadata") ? { metadata: metadataOf(news) } : {}) };
-    try {
-      const profile = await client.updateProfile(id, update, { deadline });
-      return profileOutputsOf(profile);
-    } catch (err) {
-      if (!(err instanceof ClusterformError && err.code === "InvalidArgument" && NOTHING_TO_UPDATE.test(err.platformMessage))) throw err;
-      return profileOutputsOf(await client.getProfile(id, { deadline }));
-    }
+    let profile: Profile | undefined;
+    await carryOut("senlin:Profile", plan.operations, {
+      async UpdateProfile(o) {
+        const update = { ...("name" in o.args ? { name: String(o.args.name) } : {}), ...("metadata" in o.args ? { metadata: metadataOf({ ...news, metadata: o.args.metadata as Inputs["metadata"] }) } : {}) };
+        try {
+          profile = await client.updateProfile(id, update, { deadline });
+        } catch (err) {
+          if (!(err instanceof ClusterformError && err.code === "InvalidArgument" && NOTHING_TO_UPDATE.test(err.platformMessage))) throw err;
+        }
+      },
+    });
+    return profileOutputsOf(profile ?? (await client.getProfile(id, { deadline })));
   },
 
   async delete(ctx, id, props) {

@@ -2,6 +2,7 @@ import { defineResource } from "../../kit";
 import { completeName, identityOf } from "../../fields";
 import { snapshotOperations } from "./operations";
 import { type SnapshotInputs, snapshotPolicies, snapshotReplaceFields, snapshotSchema } from "./schema";
+import { snapshotPlanner } from "./plan";
 
 /** The handler of `vcluster:Snapshot`. */
 export const snapshotHandler = defineResource<SnapshotInputs>({
@@ -10,5 +11,6 @@ export const snapshotHandler = defineResource<SnapshotInputs>({
   complete: (olds, news) => completeName(olds, news, snapshotReplaceFields),
   // Snapshot names are unique within a namespace.
   identity: (inputs) => identityOf(inputs.namespace, inputs.name),
+  planner: snapshotPlanner,
   operations: snapshotOperations,
 });

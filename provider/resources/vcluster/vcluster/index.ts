@@ -2,6 +2,7 @@ import { defineResource } from "../../kit";
 import { completeName, identityOf } from "../../fields";
 import { vclusterOperations } from "./operations";
 import { type VClusterInputs, vclusterPolicies, vclusterReplaceFields, vclusterSchema } from "./schema";
+import { vclusterPlanner } from "./plan";
 
 /** The handler of `vcluster:VCluster`. */
 export const vclusterHandler = defineResource<VClusterInputs>({
@@ -10,5 +11,6 @@ export const vclusterHandler = defineResource<VClusterInputs>({
   complete: (olds, news) => completeName(olds, news, vclusterReplaceFields),
   // Names are unique within a namespace.
   identity: (inputs) => identityOf(inputs.namespace, inputs.name),
+  planner: vclusterPlanner,
   operations: vclusterOperations,
 });

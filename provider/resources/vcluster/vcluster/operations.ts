@@ -1,10 +1,11 @@
 import type { VclusterClient } from "../../../clients/vcluster/client";
 import type { VClusterRef } from "../../../clients/vcluster/requests";
-import type { VClusterState } from "../../../clients/vcluster/types";
+import type { PhaseName, VClusterState } from "../../../clients/vcluster/types";
 import type { Deadline } from "../../../core/deadline";
 import { ClusterformError, isLostAnswer } from "../../../core/errors";
 import { backoffDelayMs, realSleep } from "../../../core/retry";
 import { deepEqual } from "../../../core/planner";
+import { carryOut, type PlannedOperation } from "../../../plan/operation";
 import { type OperationContext, PartialStateError, type ResourceOperations, withPartialState } from "../../kit";
 import { deadlineFor, readDeadline } from "../../fields";
 import { findVCluster, isNotFound, platformLabels, vclusterClient } from "../common";
@@ -12,7 +13,7 @@ import { waitForGone, waitForPhase, waitForVCluster } from "../wait";
 import { createOrAdopt } from "./create";
 import { VCLUSTER_FIELDS, VCLUSTER_TIMEOUTS, type VClusterInputs } from "./schema";
 import { driftOf, outputsOf, refOf, specOf } from "./state";
-import { planSteps, type Step } from "./steps";
+import { type Step, WAIT_FOR } from "./steps";
 
 type Props = Record<string, unknown>;
 type Inputs = VClusterInputs & Props;
@@ -60,33 +61,36 @@ function fieldsOf(step: Step): string[] {
   return [];
 }
 
+/** A planned call as the step it runs: its update mask from the operation's arguments. */
+function stepOf(o: PlannedOperation): Step {
+  const call = o.call as Step["call"];
+  return call === "UpdateVCluster" ? { call, mask: (o.args.mask ?? []) as string[], waitFor: WAIT_FOR[call] } : { call, waitFor: WAIT_FOR[call] };
+}
+
+/** The inputs a call sends: a scale sends the replicas and resources its operation carries. */
+function sentBy(o: PlannedOperation, news: Inputs): Inputs {
+  return o.call === "ScaleVCluster" ? { ...news, replicas: o.args.replicas as number | undefined, resources: o.args.resources as Inputs["resources"] } : news;
+}
+
 /**
- * Runs the steps in order, each followed by a wait for its phase, then the waits of `waitsOnly`
- * (steps whose call is not made). On failure the state records the
- * old inputs plus what the finished steps applied, so the next `up` retries only the rest.
+ * Carries out the planned calls in order, each followed by a wait for its phase, then (when
+ * `settle` is given) a wait for that phase alone. On failure the state records the old inputs
+ * plus what the finished calls applied, so the next `up` retries only the rest.
  */
-async function runSteps(
-  ctx: OperationContext,
-  id: string,
-  olds: Props,
-  news: Inputs,
-  steps: Step[],
-  deadline: Deadline,
-  waitsOnly: Step[] = [],
-): Promise<VClusterState | undefined> {
+async function runSteps(ctx: OperationContext, id: string, olds: Props, news: Inputs, operations: readonly PlannedOperation[], deadline: Deadline, settle?: PhaseName[]): Promise<void> {
   const client = await vclusterClient(ctx.config);
   const ref = refOf(news);
   const applied: Props = { ...olds };
-  let last: VClusterState | undefined;
+  const run = async (o: PlannedOperation) => {
+    const step = stepOf(o);
+    await sendStep(client, ref, sentBy(o, news), step, deadline);
+    await waitForPhase(client, ref, step.waitFor, deadline, ctx.report.progress, step.call);
+    for (const field of fieldsOf(step)) applied[field] = news[field];
+    if (step.call === "SuspendVCluster" || step.call === "ResumeVCluster") applied.suspended = step.call === "SuspendVCluster";
+  };
   try {
-    for (const step of [...steps, ...waitsOnly]) {
-      if (!waitsOnly.includes(step)) await sendStep(client, ref, news, step, deadline);
-      const after = waitsOnly.includes(step) ? undefined : step.call;
-      last = (await waitForPhase(client, ref, step.waitFor, deadline, ctx.report.progress, after)).state;
-      for (const field of fieldsOf(step)) applied[field] = news[field];
-      if (step.call === "SuspendVCluster" || step.call === "ResumeVCluster") applied.suspended = step.call === "SuspendVCluster";
-    }
-    return last;
+    await carryOut("vcluster:VCluster", operations, Object.fromEntries(Object.keys(WAIT_FOR).map((call) => [call, run])));
+    if (settle) await waitForPhase(client, ref, settle, deadline, ctx.report.progress);
   } catch (err) {
     const seen = await findVCluster(client, ref, deadline, true).catch(() => undefined);
     throw withPartialState(err, id, { ...applied, ...(seen ? outputsOf(seen, String(olds.kubeconfig ?? "")) : {}), __provider: news.__provider });
@@ -151,11 +155,10 @@ export const vclusterOperations: ResourceOperations<VClusterInputs> = {
 
   async update(ctx, id, olds, news, plan) {
     const deadline = deadlineFor(news, "update", VCLUSTER_TIMEOUTS);
-    const steps = planSteps(plan, olds, news);
-    // No step at all: the engine retries a create that failed to settle (partial state); wait for
+    // No call at all: the engine retries a create that failed to settle (partial state); wait for
     // the phase the inputs ask for, so a vcluster still in ERROR fails the update again.
-    const settle: Step[] = steps.length > 0 ? [] : [{ call: "UpdateVCluster", mask: [], waitFor: [news.suspended ? "SUSPENDED" : "RUNNING"] }];
-    await runSteps(ctx, id, olds, news, steps, deadline, settle);
+    const settle: PhaseName[] | undefined = plan.operations.length > 0 ? undefined : [news.suspended ? "SUSPENDED" : "RUNNING"];
+    await runSteps(ctx, id, olds, news, plan.operations, deadline, settle);
     const live = await findVCluster((await vclusterClient(ctx.config)), refOf(news), deadline, true);
     if (!live) throw new ClusterformError({ code: "NotFound", platformCode: "NOT_FOUND", operation: `updating vcluster ${JSON.stringify(`${news.namespace}/${news.name}`)}`, platformMessage: "the vcluster disappeared during the update; run `pulumi refresh`, then `pulumi up`" });
     return outputsOf(live, String(olds.kubeconfig ?? ""));

@@ -9,6 +9,14 @@ export type Step =
   | { call: "ScaleVCluster"; waitFor: PhaseName[] }
   | { call: "SuspendVCluster"; waitFor: PhaseName[] };
 
+/** The phases each call of an update waits for after it is sent. */
+export const WAIT_FOR: Readonly<Record<Step["call"], PhaseName[]>> = {
+  ResumeVCluster: ["RUNNING"],
+  UpdateVCluster: ["RUNNING", "SUSPENDED"],
+  ScaleVCluster: ["RUNNING"],
+  SuspendVCluster: ["SUSPENDED"],
+};
+
 /**
  * The calls of an in-place update, in the order the phase rules allow: ScaleVCluster needs RUNNING,
  * so a suspended vcluster resumes first; suspending comes last so nothing else meets SUSPENDED. A
@@ -22,9 +30,9 @@ export function planSteps(plan: Pick<DiffPlan, "updates">, olds: Record<string, 
   const scale = changed.has("replicas") || changed.has("resources");
   const [was, will] = [olds.suspended === true, news.suspended === true];
   const steps: Step[] = [];
-  if (was && (!will || scale)) steps.push({ call: "ResumeVCluster", waitFor: ["RUNNING"] });
-  if (mask.length > 0) steps.push({ call: "UpdateVCluster", mask, waitFor: ["RUNNING", "SUSPENDED"] });
-  if (scale) steps.push({ call: "ScaleVCluster", waitFor: ["RUNNING"] });
-  if (will && (!was || scale)) steps.push({ call: "SuspendVCluster", waitFor: ["SUSPENDED"] });
+  if (was && (!will || scale)) steps.push({ call: "ResumeVCluster", waitFor: WAIT_FOR.ResumeVCluster });
+  if (mask.length > 0) steps.push({ call: "UpdateVCluster", mask, waitFor: WAIT_FOR.UpdateVCluster });
+  if (scale) steps.push({ call: "ScaleVCluster", waitFor: WAIT_FOR.ScaleVCluster });
+  if (will && (!was || scale)) steps.push({ call: "SuspendVCluster", waitFor: WAIT_FOR.SuspendVCluster });
   return steps;
 }
