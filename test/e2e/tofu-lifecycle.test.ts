@@ -20,7 +20,7 @@ interface Case {
    * then create, or create first where the example asks for create_before_destroy), and what must
    * hold afterwards.
    */
-  replace?: { vars: Record<string, string | number>; attribute: string; operations: string[]; then?: (t: TofuPlane, dir: TofuDir) => Promise<void> };
+  replace?: { vars: Record<string, string | number>; attribute: string; operations: string[]; verify?: (t: TofuPlane, dir: TofuDir) => Promise<void> };
   /** Known import gaps (see tofu-import-support.ts). */
   importGaps?: Gaps;
   /** Operations destroy must run. */
@@ -57,7 +57,7 @@ const CASES: Case[] = [
       vars: { desired_capacity: 2, team: "platform", image: "debian-12" },
       attribute: "spec",
       operations: ["CreateProfile", "UpdateCluster", "DeleteProfile"],
-      then: async (t, dir) => {
+      verify: async (t, dir) => {
         const resources = await dir.resources();
         const profileId = resources["clusterform_senlin_profile.server"].values.id;
         expect(resources["clusterform_senlin_cluster.web"].values.profile).toBe(profileId);
@@ -137,7 +137,7 @@ describe("terraform-provider-clusterform: every kind through tofu", () => {
       const since = await t.plane.lastSeq();
       await dir.ok(applyArgs(vars));
       expect((await t.mutationsSince(since)).filter((op) => r.operations.includes(op))).toEqual(r.operations);
-      await r.then?.(t, dir);
+      await r.verify?.(t, dir);
     });
 
     it("imports every resource by the id the Pulumi import takes (tofu import, then import blocks), with reads only, and then plans nothing to do", async () => {
