@@ -11,7 +11,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Provider processes this test run started (they carry the run's marker in their environment). */
 function providerProcesses(): number[] {
   return processesMarked(testRunMarker())
-    .filter((p) => p.cmdline.includes("engines/terraform/main.js"))
+    .filter((p) => /engines\/terraform\/(main\.js|bundle\.cjs)/.test(p.cmdline))
     .map((p) => p.pid);
 }
 
