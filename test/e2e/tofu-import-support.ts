@@ -66,9 +66,10 @@ async function expectOnlyUnreported(dir: TofuDir, vars: Record<string, string | 
   await dir.ok(["plan", "-input=false", "-no-color", `-out=${planFile}`, ...varArgs(vars)]);
   const shown = JSON.parse((await dir.ok(["show", "-json", "-no-color", planFile])).stdout) as { resource_changes?: PlannedChange[] };
   for (const rc of shown.resource_changes ?? []) {
-    expect(["no-op", "update"], `${rc.address}: ${rc.change.actions}`).toContain(rc.change.actions.join(","));
+    const changed = Object.keys(rc.change.after ?? {}).filter((k) => JSON.stringify(rc.change.before?.[k] ?? null) !== JSON.stringify(rc.change.after[k] ?? null));
+    const shown = changed.map((k) => `${k}: ${JSON.stringify(rc.change.before?.[k])} -> ${JSON.stringify(rc.change.after[k])}`).join("; ");
+    expect(["no-op", "update"], `${rc.address}: ${rc.change.actions} (${shown})`).toContain(rc.change.actions.join(","));
     if (rc.change.actions[0] !== "update") continue;
-    const changed = Object.keys(rc.change.after).filter((k) => JSON.stringify(rc.change.before?.[k] ?? null) !== JSON.stringify(rc.change.after[k] ?? null));
     for (const attr of changed) expect([...unreportedOf(types[rc.address]), ...(gaps[rc.address] ?? [])], `${rc.address} changes ${attr} after an import: ${JSON.stringify(rc.change.before?.[attr])} -> ${JSON.stringify(rc.change.after[attr])}`).toContain(attr);
   }
   return planFile;
