@@ -58,7 +58,7 @@ describe("terraform-provider-clusterform: what HCL users expect (cma-ssh)", () =
     expect(cluster?.values.id).toBe("analytics");
     // The next apply replaces the tainted cluster: delete, then create, so there is one cluster.
     const plan = await dir.ok(planArgs());
-    expect(plan.stdout).toMatch(/clusterform_cmassh_cluster\.analytics is tainted, so must be replaced/);
+    expect(plan.stdout).toMatch(/clusterform_cmassh_cluster\.analytics is tainted, so it must be replaced/);
   });
 
   it("creates the cluster and its pools, planning the platform's values as known after apply", async () => {

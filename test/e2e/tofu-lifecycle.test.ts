@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyArgs, planArgs, type TofuDir } from "../harness/tofu";
 import { openTofuPlane, type TofuPlane } from "../harness/tofu-plane";
-import { senlinRest } from "../harness/senlin-stack";
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
+import { CC_PASSWORD } from "./cyclecloud-support";
+import { SENLIN_USER, senlinRest } from "../harness/senlin-stack";
 import { type Gaps, importEverything } from "./tofu-import-support";
 
 /**
@@ -21,6 +24,11 @@ interface Case {
    * hold afterwards.
    */
   replace?: { vars: Record<string, string | number>; attribute: string; operations: string[]; verify?: (t: TofuPlane, dir: TofuDir) => Promise<void> };
+  /**
+   * A change made outside tofu after the in-place change: it makes it, and names the attribute
+   * `plan -refresh-only` must show changing and the operation the next apply runs to undo it.
+   */
+  drift?: { make: (t: TofuPlane, dir: TofuDir) => Promise<void>; attribute: string; undo: string };
   /** Variables the configuration takes for the import (what the plane reports), kept for destroy. */
   importVars?: Record<string, string | number>;
   /** Known import gaps (see tofu-import-support.ts). */
@@ -58,6 +66,17 @@ const CASES: Case[] = [
     example: "senlin",
     creates: ["CreateProfile", "CreatePolicy", "CreateCluster", "AttachClusterPolicy"],
     change: { vars: { desired_capacity: 2, team: "platform" }, operations: ["ResizeCluster", "UpdateProfile"] },
+    // Resized outside tofu (3 nodes where the configuration says 2): drift, undone by one resize.
+    drift: {
+      make: async (t, dir) => {
+        const id = String((await dir.resources())["clusterform_senlin_cluster.web"].values.id);
+        const rest = await senlinRest(t.plane);
+        const resize = await rest.call("POST", `/v1/clusters/${id}/actions`, { resize: { adjustment_type: "EXACT_CAPACITY", number: 3 } });
+        expect(await rest.waitAction(resize.location)).toBe("SUCCEEDED");
+      },
+      attribute: "desired_capacity",
+      undo: "ResizeCluster",
+    },
     // A new spec is a new profile, made first; the cluster rolls its nodes to it (UpdateCluster), then the old one goes.
     replace: {
       vars: { desired_capacity: 2, team: "platform", image: "debian-12" },
@@ -90,6 +109,23 @@ const CASES: Case[] = [
 
 const sorted = (list: string[]) => [...list].sort();
 
+/**
+ * The state file never holds a credential (they stay in the provider block or the environment),
+ * and the provider's private data never holds a secret value (a kubeconfig is only in its sensitive
+ * attribute, which tofu itself stores: see docs/opentofu.md on state encryption).
+ */
+function expectNoSecretsOutsideSensitive(dir: TofuDir): void {
+  const text = readFileSync(path.join(dir.dir, "terraform.tfstate"), "utf8");
+  for (const password of [SENLIN_USER.password, CC_PASSWORD]) expect(text).not.toContain(password);
+  const state = JSON.parse(text) as { resources: { type: string; instances: { private?: string }[] }[] };
+  for (const r of state.resources) {
+    for (const instance of r.instances) {
+      const privateData = Buffer.from(instance.private ?? "", "base64").toString("utf8");
+      expect(privateData, r.type).not.toMatch(/kubeconfig|apiVersion|password/i);
+    }
+  }
+}
+
 describe("terraform-provider-clusterform: every kind through tofu", () => {
   let t: TofuPlane;
   beforeAll(async () => {
@@ -111,6 +147,7 @@ describe("terraform-provider-clusterform: every kind through tofu", () => {
       const resources = await dir.resources();
       expect(Object.keys(resources).length).toBeGreaterThan(0);
       for (const r of Object.values(resources)) expect(r.values.id).toEqual(expect.any(String));
+      expectNoSecretsOutsideSensitive(dir);
     });
 
     it("plans nothing to do, with zero platform calls when not refreshing", async () => {
@@ -132,6 +169,19 @@ describe("terraform-provider-clusterform: every kind through tofu", () => {
       const ops = await t.mutationsSince(since);
       expect(ops).toEqual(expect.arrayContaining(c.change.operations));
       expect(ops.filter((op) => /^(Create(Cluster|Job|ResourcePool|VCluster)|Delete|AddNodePool)/.test(op))).toEqual([]);
+      const after = await dir.run(planArgs(vars, ["-detailed-exitcode"]));
+      expect(after.code, after.stdout).toBe(0);
+    });
+
+    const d = c.drift;
+    // Registered only for the platforms whose case changes something outside tofu.
+    if (d) it("shows a value changed outside tofu as drift in plan -refresh-only, and the next apply undoes it with the platform's operation", async () => {
+      await d.make(t, dir);
+      const refresh = await dir.ok(planArgs(vars, ["-refresh-only"]));
+      expect(refresh.stdout).toMatch(new RegExp(`~ ${d.attribute}\\s+= \\d+ -> \\d+`));
+      const since = await t.plane.lastSeq();
+      await dir.ok(applyArgs(vars));
+      expect(await t.mutationsSince(since)).toContain(d.undo);
       const after = await dir.run(planArgs(vars, ["-detailed-exitcode"]));
       expect(after.code, after.stdout).toBe(0);
     });
