@@ -93,8 +93,8 @@ async function expectQuiet(dir: TofuDir, vars: Record<string, string | number>, 
 
 /**
  * Every resource of a working directory imported back, by the id its apply recorded (the same id
- * `pulumi import` takes): first a wrong-shape id and an unknown id fail naming the kind, the id and
- * the shape (the wrong shape with no call to the platform), then `tofu import` of each resource, a
+ * `pulumi import` takes): first an unknown id fails naming the kind, the id and the shape (and, for
+ * the first resource, a wrong-shape id, with no call to the platform), then `tofu import` of each resource, a
  * plan that changes at most the inputs its platform cannot report, its apply and a plan with nothing
  * to do; then the same through `import {}` blocks. Import makes no platform write, nor does the apply
  * that records the unreported inputs.
@@ -108,14 +108,17 @@ export async function importEverything(t: TofuPlane, dir: TofuDir, vars: Record<
   await dir.ok(["state", "rm", "-no-color", ...addresses]);
   const since = await t.plane.lastSeq();
 
-  for (const address of addresses) {
+  for (const [i, address] of addresses.entries()) {
     const kindName = KINDS.find((k) => buildResourceType(k).name === types[address])!.type;
-    const beforeWrong = await t.plane.lastSeq();
-    const wrong = await dir.run(["import", "-input=false", "-no-color", ...varArgs(vars), address, WRONG_SHAPE]);
-    expect(wrong.code, wrong.stdout).toBe(1);
-    expect(oneLine(wrong.stderr)).toContain(`importing ${kindName} "${WRONG_SHAPE}"`);
-    expect(oneLine(wrong.stderr)).toContain(`"${WRONG_SHAPE}" has the wrong shape`);
-    expect((await t.plane.audit(beforeWrong)).filter((e) => e.api === kindName.split(":")[0])).toEqual([]);
+    // The shape check is the kind's own pattern (unit-tested per kind); through tofu, once per platform.
+    if (i === 0) {
+      const beforeWrong = await t.plane.lastSeq();
+      const wrong = await dir.run(["import", "-input=false", "-no-color", ...varArgs(vars), address, WRONG_SHAPE]);
+      expect(wrong.code, wrong.stdout).toBe(1);
+      expect(oneLine(wrong.stderr)).toContain(`importing ${kindName} "${WRONG_SHAPE}"`);
+      expect(oneLine(wrong.stderr)).toContain(`"${WRONG_SHAPE}" has the wrong shape`);
+      expect((await t.plane.audit(beforeWrong)).filter((e) => e.api === kindName.split(":")[0])).toEqual([]);
+    }
     const unknown = await dir.run(["import", "-input=false", "-no-color", ...varArgs(vars), address, IMPORT_IDS[types[address]].unknown]);
     expect(unknown.code, unknown.stdout).toBe(1);
     expect(oneLine(unknown.stderr)).toContain(`importing ${kindName} "${IMPORT_IDS[types[address]].unknown}"`);
