@@ -140,9 +140,9 @@ export async function importEverything(t: TofuPlane, dir: TofuDir, vars: Record<
   const blocks = clean.map((address) => `import {\n  to = ${address}\n  id = ${JSON.stringify(ids[address])}\n}\n`).join("\n");
   writeFileSync(path.join(dir.dir, "import.tf"), blocks);
   const blockSince = await t.plane.lastSeq();
-  const planned = await dir.ok(["plan", "-input=false", "-no-color", ...varArgs(vars)]);
-  expect(planned.stdout).toMatch(new RegExp(`Plan: ${clean.length} to import, 0 to add, \\d+ to change, 0 to destroy`));
-  await dir.ok(["apply", "-auto-approve", "-input=false", "-no-color", ...targets, ...varArgs(vars)]);
+  const applied = await dir.ok(["apply", "-auto-approve", "-input=false", "-no-color", ...targets, ...varArgs(vars)]);
+  expect(applied.stdout).toMatch(new RegExp(`Plan: ${clean.length} to import, 0 to add, \\d+ to change, 0 to destroy`));
+  expect(applied.stdout).toMatch(new RegExp(`Apply complete! Resources: ${clean.length} imported, 0 added, \\d+ changed, 0 destroyed`));
   rmSync(path.join(dir.dir, "import.tf"));
   expect(await writesSince(t, blockSince)).toEqual([]);
   await expectQuiet(dir, vars, gaps);
