@@ -51,15 +51,21 @@ describe(`OpenTofu: provider start-up, and a no-change plan of ${POOLS + 1} reso
   it("measures the provider's start-up: spawn to handshake line, against Node printing a line", async () => {
     const shim = path.join(workspace, "node_modules", "clusterform", "bin", "terraform-provider-clusterform");
     const env = { ...process.env, [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: "6", PLUGIN_CLIENT_CERT: createPluginCertificate().certPem };
+    // The compiled entry point the bundle is made from: what a start cost before the bundle.
+    const unbundled = path.join(workspace, "node_modules", "clusterform", "dist", "provider", "engines", "terraform", "main.js");
     const provider: number[] = [];
     const node: number[] = [];
+    const entry: number[] = [];
     for (let i = 0; i < STARTS; i++) {
       provider.push(await firstLineMs(shim, [], env));
       node.push(await firstLineMs(process.execPath, ["-e", "console.log(1)"], env));
+      entry.push(await firstLineMs(process.execPath, [unbundled], env));
     }
     results.providerStartMs = round(median(provider), 0);
     results.nodeStartMs = round(median(node), 0);
     results.startRatio = round(median(provider) / median(node));
+    results.unbundledStartMs = round(median(entry), 0);
+    results.unbundledRatio = round(median(entry) / median(node));
     expect(provider).toHaveLength(STARTS);
   });
 
@@ -87,6 +93,7 @@ describe(`OpenTofu: provider start-up, and a no-change plan of ${POOLS + 1} reso
       "OpenTofu provider: start-up and a 100-resource no-change plan",
       [
         { measure: "provider start (spawn to handshake), ms", value: results.providerStartMs, baseline: `node prints a line: ${results.nodeStartMs}`, ratio: results.startRatio },
+        { measure: "same, unbundled main.js, ms", value: results.unbundledStartMs, baseline: `node prints a line: ${results.nodeStartMs}`, ratio: results.unbundledRatio },
         { measure: `no-change plan, ${POOLS + 1} resources, s`, value: results.tofuPlanSeconds, baseline: `pulumi preview: ${results.pulumiPreviewSeconds}`, ratio: results.planToPreviewRatio },
       ],
       results,

@@ -11,7 +11,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Provider processes this test run started (they carry the run's marker in their environment). */
 function providerProcesses(): number[] {
   return processesMarked(testRunMarker())
-    .filter((p) => p.cmdline.includes("engines/terraform/main.js"))
+    .filter((p) => /engines\/terraform\/(main\.js|bundle\.cjs)/.test(p.cmdline))
     .map((p) => p.pid);
 }
 
@@ -48,7 +48,24 @@ describe("terraform-provider-clusterform: what HCL users expect (cma-ssh)", () =
     expect(await t.plane.audit(since)).toEqual([]);
   });
 
-  it("creates the cluster and its pools", async () => {
+  it("honours the timeouts block: a create past its timeout fails naming it, and tofu keeps the object (tainted) instead of losing it", async () => {
+    const since = await t.plane.lastSeq();
+    const apply = await dir.run(applyArgs({ create_timeout: "1s" }));
+    expect(apply.code, apply.stdout).toBe(1);
+    expect(apply.stderr.replace(/\s+/g, " ")).toMatch(/\(timeout 1s\)/);
+    expect((await t.mutationsSince(since)).filter((op) => op === "CreateCluster")).toEqual(["CreateCluster"]);
+    const cluster = (await dir.resources())["clusterform_cmassh_cluster.analytics"];
+    expect(cluster?.values.id).toBe("analytics");
+    // The next apply replaces the tainted cluster: delete, then create, so there is one cluster.
+    const plan = await dir.ok(planArgs());
+    expect(plan.stdout).toMatch(/clusterform_cmassh_cluster\.analytics is tainted, so it must be replaced/);
+  });
+
+  it("creates the cluster and its pools, planning the platform's values as known after apply", async () => {
+    const plan = await dir.ok(planArgs());
+    // The pools are new: their id is the platform's; the replaced cluster's status is the platform's too.
+    expect(plan.stdout).toMatch(/\+ id\s+= \(known after apply\)/);
+    expect(plan.stdout).toMatch(/status\s+=.*\(known after apply\)/);
     await dir.ok(applyArgs());
     expect((await t.plane.cmasshClusters()).map((c) => `${c.name}:${c.status}:${c.pools.length}`)).toEqual(["analytics:RUNNING:2"]);
   });

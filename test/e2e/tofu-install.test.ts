@@ -47,7 +47,7 @@ describe("terraform-provider-clusterform installed from a filesystem mirror the 
   it("refuses to run provider code that the lock file's hash does not cover", async () => {
     const installed = path.join(dir.dir, ".terraform", "providers", "registry.opentofu.org", "clusterform", "clusterform");
     const [version] = readdirSync(installed);
-    const main = path.join(installed, version, "linux_amd64", "lib", "dist", "provider", "engines", "terraform", "main.js");
+    const main = path.join(installed, version, "linux_amd64", "lib", "dist", "provider", "engines", "terraform", "bundle.cjs");
     appendFileSync(main, "\n// changed after init\n");
     const plan = await dir.run(planArgs());
     expect(plan.code).toBe(1);

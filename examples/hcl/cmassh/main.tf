@@ -27,6 +27,11 @@ variable "general_nodes" {
   default = 2
 }
 
+variable "create_timeout" {
+  type    = string
+  default = "45m"
+}
+
 variable "gpu_type" {
   type    = string
   default = "gpu"
@@ -40,7 +45,7 @@ resource "clusterform_cmassh_cluster" "analytics" {
     node_count    = 1
   }
   timeouts {
-    create = "45m"
+    create = var.create_timeout
   }
 }
 

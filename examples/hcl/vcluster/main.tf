@@ -19,16 +19,30 @@ variable "isolation_mode" {
   default = "full"
 }
 
+# Left null, the server picks them ("k3s", its default Kubernetes version). After `tofu import` of a
+# vcluster, write what the server picked: they force replacement, and the import reports them.
+variable "distro" {
+  type    = string
+  default = null
+}
+
+variable "kubernetes_version" {
+  type    = string
+  default = null
+}
+
 variable "retention_hours" {
   type    = number
   default = 24
 }
 
 resource "clusterform_vcluster_vcluster" "dev" {
-  name           = "dev"
-  namespace      = "team-dev"
-  replicas       = var.replicas
-  isolation_mode = var.isolation_mode
+  name               = "dev"
+  namespace          = "team-dev"
+  replicas           = var.replicas
+  isolation_mode     = var.isolation_mode
+  distro             = var.distro
+  kubernetes_version = var.kubernetes_version
 }
 
 resource "clusterform_vcluster_snapshot" "nightly" {

@@ -43,7 +43,16 @@ export function writeMirror(mirror: string, host = PROVIDER_HOST, packageRoot = 
   const shim = path.join(packageDir, `terraform-provider-${PROVIDER_TYPE_NAME}_v${pkg.version}`);
   writeFileSync(
     shim,
-    '#!/bin/sh\n# terraform-provider-clusterform: runs the copy of the provider beside this file with the node on PATH.\nexec node "$(dirname "$0")/lib/dist/provider/engines/terraform/main.js" "$@"\n',
+    [
+      "#!/bin/sh",
+      "# terraform-provider-clusterform: runs the copy of the provider beside this file with the node on PATH",
+      "# (the bundle npm run build makes, else the compiled entry point).",
+      'here="$(dirname "$0")/lib/dist/provider/engines/terraform"',
+      'entry="$here/bundle.cjs"',
+      '[ -f "$entry" ] || entry="$here/main.js"',
+      'exec node "$entry" "$@"',
+      "",
+    ].join("\n"),
   );
   chmodSync(shim, 0o755);
   return { mirror, packageDir, version: pkg.version, host };

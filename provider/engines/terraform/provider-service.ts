@@ -108,7 +108,14 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
         return { newState: dv(stateOf(type, result.id, live, current, normalized), type.objectType), private: encodePrivate(type, live) };
       }),
     planResourceChange: (req) => guarded(() => plan(req)),
-    applyResourceChange: (req) => guarded(() => stopper.race(apply(req))),
+    applyResourceChange: (req) =>
+      guarded(async () => {
+        try {
+          return await stopper.race(apply(req));
+        } catch (err) {
+          return partialState(req.typeName, req.plannedState, err);
+        }
+      }),
     importResourceState: (req) =>
       guarded(async () => {
         const type = typeOrError(req.typeName);
@@ -127,6 +134,25 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
       return {};
     },
   };
+
+  /**
+   * An apply that failed after its object came to exist (a create whose wait timed out, an update
+   * halfway): the error carries the object's id and properties, and tofu records them with the
+   * error (a failed create as tainted, replaced by the next apply), so nothing is orphaned.
+   */
+  function partialState(typeName: string, plannedState: { msgpack: Uint8Array; json: Uint8Array } | undefined, err: unknown) {
+    const partial = err as { id?: unknown; properties?: unknown };
+    if (!(err instanceof Error) || typeof partial.id !== "string" || partial.id === "" || typeof partial.properties !== "object" || partial.properties === null) throw err;
+    const type = typeOrError(typeName);
+    const planned = read(plannedState, type.objectType) as TfObject | null;
+    const props = { ...(partial.properties as Props) };
+    delete props.__provider;
+    return {
+      newState: dv(stateOf(type, partial.id, props, planned ?? undefined), type.objectType),
+      private: encodePrivate(type, props),
+      diagnostics: [errorDiagnostic(err)],
+    };
+  }
 
   async function plan(req: Parameters<NonNullable<ServiceImpl<typeof Provider>["planResourceChange"]>>[0]) {
     const type = typeOrError(req.typeName);

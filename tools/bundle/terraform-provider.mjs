@@ -1,0 +1,21 @@
+// Bundles the start path of the OpenTofu/Terraform provider into one file beside its compiled entry:
+// dist/provider/engines/terraform/bundle.cjs. tofu starts the provider several times per command,
+// one after another, so each start counts. The bundle holds the protocol code (this folder, the
+// generated tfplugin6 and go-plugin messages) and its libraries (Connect, protobuf-es, msgpack) as
+// ES modules, so the bundler leaves out what is never used (protobuf-es's well-known types, whose
+// descriptors it would otherwise build at load), and resolves some 180 files once, at build time.
+// The handler world (registry, kinds, handlers, clients, zod) stays outside, required from dist/ as
+// before and only when a call needs it. Run by `npm run build`, after tsc.
+import { build } from "rolldown";
+
+const here = "provider/engines/terraform/";
+
+await build({
+  input: `${here}main.ts`,
+  platform: "node",
+  logLevel: "warn",
+  // A relative import leaving this folder (other than to the generated messages) stays a require of
+  // the compiled file: same path from the bundle, which sits where main.js does.
+  external: (id, importer) => Boolean(importer?.includes(here) && id.startsWith("..") && !id.includes("proto/gen/")),
+  output: { file: `dist/${here}bundle.cjs`, format: "cjs", codeSplitting: false, minify: true },
+});
