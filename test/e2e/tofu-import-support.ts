@@ -46,9 +46,10 @@ const varArgs = (vars: Record<string, string | number>) => Object.entries(vars).
 const oneLine = (text: string) => text.replace(/\s+/g, " ");
 
 /**
- * Known gaps, by address: attributes an import reports in another form than the configuration
- * writes them, whose first apply would not be a no-op. Those resources are imported and planned but
- * not applied (the apply runs with -target on the others), and stay the one change a plan shows.
+ * Attributes, by address, that an import reports in another form than the configuration writes
+ * them (a Senlin cluster's profile and policies come back by name where a configuration gives ids):
+ * the first plan after the import updates them in place, and its apply records them with no
+ * platform write, as for the inputs a platform cannot report.
  */
 export type Gaps = Readonly<Record<string, readonly string[]>>;
 
@@ -80,15 +81,10 @@ async function writesSince(t: TofuPlane, since: number): Promise<string[]> {
   return (await t.mutationsSince(since)).filter((op) => op !== "CreateToken");
 }
 
-/** A plan with nothing to do, but for the known gaps (each one resource updated in place). */
-async function expectQuiet(dir: TofuDir, vars: Record<string, string | number>, gaps: Gaps): Promise<void> {
+/** A plan with nothing to do. */
+async function expectQuiet(dir: TofuDir, vars: Record<string, string | number>): Promise<void> {
   const plan = await dir.run(["plan", "-input=false", "-no-color", "-detailed-exitcode", ...varArgs(vars)]);
-  const gapCount = Object.keys(gaps).length;
-  expect(plan.code, plan.stdout + plan.stderr).toBe(gapCount === 0 ? 0 : 2);
-  if (gapCount > 0) {
-    expect(plan.stdout).toContain(`Plan: 0 to add, ${gapCount} to change, 0 to destroy`);
-    for (const address of Object.keys(gaps)) expect(plan.stdout).toContain(`# ${address} will be updated in-place`);
-  }
+  expect(plan.code, plan.stdout + plan.stderr).toBe(0);
 }
 
 /**
@@ -126,23 +122,20 @@ export async function importEverything(t: TofuPlane, dir: TofuDir, vars: Record<
     await dir.ok(["import", "-input=false", "-no-color", ...varArgs(vars), address, ids[address]]);
   }
   const planFile = await expectOnlyUnreported(dir, vars, types, gaps);
-  const clean = addresses.filter((a) => !gaps[a]);
-  const targets = clean.length < addresses.length ? clean.map((a) => `-target=${a}`) : [];
-  if (targets.length === 0) await dir.ok(["apply", "-input=false", "-no-color", planFile]);
-  else await dir.ok(["apply", "-auto-approve", "-input=false", "-no-color", ...targets, ...varArgs(vars)]);
+  await dir.ok(["apply", "-input=false", "-no-color", planFile]);
   expect(await writesSince(t, since)).toEqual([]);
-  await expectQuiet(dir, vars, gaps);
+  await expectQuiet(dir, vars);
 
   // The same through import blocks: one apply imports them all (and records the unreported inputs).
-  await dir.ok(["state", "rm", "-no-color", ...clean]);
-  const blocks = clean.map((address) => `import {\n  to = ${address}\n  id = ${JSON.stringify(ids[address])}\n}\n`).join("\n");
+  await dir.ok(["state", "rm", "-no-color", ...addresses]);
+  const blocks = addresses.map((address) => `import {\n  to = ${address}\n  id = ${JSON.stringify(ids[address])}\n}\n`).join("\n");
   writeFileSync(path.join(dir.dir, "import.tf"), blocks);
   const blockSince = await t.plane.lastSeq();
-  const applied = await dir.ok(["apply", "-auto-approve", "-input=false", "-no-color", ...targets, ...varArgs(vars)]);
-  expect(applied.stdout).toMatch(new RegExp(`Plan: ${clean.length} to import, 0 to add, \\d+ to change, 0 to destroy`));
-  expect(applied.stdout).toMatch(new RegExp(`Apply complete! Resources: ${clean.length} imported, 0 added, \\d+ changed, 0 destroyed`));
+  const applied = await dir.ok(["apply", "-auto-approve", "-input=false", "-no-color", ...varArgs(vars)]);
+  expect(applied.stdout).toMatch(new RegExp(`Plan: ${addresses.length} to import, 0 to add, \\d+ to change, 0 to destroy`));
+  expect(applied.stdout).toMatch(new RegExp(`Apply complete! Resources: ${addresses.length} imported, 0 added, \\d+ changed, 0 destroyed`));
   rmSync(path.join(dir.dir, "import.tf"));
   expect(await writesSince(t, blockSince)).toEqual([]);
-  await expectQuiet(dir, vars, gaps);
+  await expectQuiet(dir, vars);
   expect(Object.fromEntries(Object.entries(await dir.resources()).map(([a, r]) => [a, r.values.id]))).toEqual(ids);
 }

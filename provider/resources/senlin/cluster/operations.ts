@@ -9,7 +9,7 @@ import { deadlineFor, readDeadline } from "../../fields";
 import { type CreateContext, type OperationContext, PartialStateError, type ResourceOperations, withPartialState } from "../../kit";
 import { senlinClient } from "../client";
 import { type ActionRun, runAction, startAction, waitForAction } from "./actions";
-import { type PolicyChanges, liveBindings, planPolicies } from "./policy-set";
+import { bindingMatches, type PolicyChanges, liveBindings, planPolicies } from "./policy-set";
 import { CLUSTER_TIMEOUTS, type ClusterInputs, DEFAULT_TIMEOUT_SECONDS, OWNER_KEY, type PolicyBinding } from "./schema";
 import { carryOut, type PlannedOperation } from "../../../plan/operation";
 
@@ -173,6 +173,21 @@ function patchOf(args: Props, owner: string): ClusterUpdate {
   return update;
 }
 
+/**
+ * The planned PATCH without its profile when the cluster already has that profile (the program may
+ * name by id the profile an import recorded by name): Senlin refuses an update to the profile a
+ * cluster has. Reads the cluster only when the PATCH carries a profile.
+ */
+async function withoutCurrentProfile(client: SenlinClient, id: string, args: Props, deadline: Deadline): Promise<Props> {
+  if (!("profile" in args)) return args;
+  const cluster = await client.getCluster(id, { deadline });
+  const reference = String(args.profile);
+  const current = cluster.profileId === reference || cluster.profileName === reference || (reference.length >= 4 && cluster.profileId.startsWith(reference));
+  if (!current) return args;
+  const { profile: _profile, profileOnly: _only, ...rest } = args;
+  return rest;
+}
+
 const PATCHED = ["name", "profile", "timeout", "metadata", "config", "profileOnly"] as const;
 const RESIZED = ["minSize", "maxSize", "desiredCapacity"] as const;
 const pick = (from: Props, keys: readonly string[]): Props => Object.fromEntries(keys.map((k) => [k, from[k]]));
@@ -225,18 +240,26 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
     const done = new Map(((olds.policies ?? []) as PolicyBinding[]).map((b) => [b.policy, b.enabled]));
     const policy = (o: PlannedOperation) => ({ policy: String(o.args.policy), enabled: o.args.enabled !== false });
     try {
-      // The bindings as the cluster has them now: a policy detached out of band since the state was
-      // written is not detached again (Senlin refuses that), the rest of the plan runs as planned.
-      if (plan.operations.some((o) => o.call.endsWith("ClusterPolicy"))) {
-        const wanted = (news.policies ?? []) as PolicyBinding[];
-        const live = liveBindings(await client.listClusterPolicies(id, undefined, { deadline }), [...asBindings(done), ...wanted]);
+      // The bindings as the cluster has them now. A planned policy call that the live bindings make a
+      // no-op is not sent: a policy detached out of band since the state was written is not detached
+      // again (Senlin refuses that), and one the state names by name while the program names it by
+      // id (after an import) is neither detached nor attached again.
+      const wanted = (news.policies ?? []) as PolicyBinding[];
+      const policyCalls = plan.operations.some((o) => o.call.endsWith("ClusterPolicy"));
+      const live = policyCalls ? await client.listClusterPolicies(id, undefined, { deadline }) : [];
+      if (policyCalls) {
+        const references = [...asBindings(done), ...wanted];
         done.clear();
-        for (const b of live) done.set(b.policy, b.enabled);
+        for (const b of liveBindings(live, references)) done.set(b.policy, b.enabled);
       }
+      const boundAs = (reference: string) => live.find((b) => bindingMatches(b, reference));
       // The planned calls (the preview's report shows the same list), in its order, each sending its arguments.
       await carryOut("senlin:Cluster", plan.operations, {
         async UpdateCluster(o) {
-          await runAction(run, `UpdateCluster cluster ${q(id)}`, async () => (await client.updateCluster(id, patchOf(o.args, news.owner), { deadline })).actionId);
+          const args = await withoutCurrentProfile(client, id, o.args, deadline);
+          if (Object.keys(args).length > 0) {
+            await runAction(run, `UpdateCluster cluster ${q(id)}`, async () => (await client.updateCluster(id, patchOf(args, news.owner), { deadline })).actionId);
+          }
           applied = { ...applied, ...pick(news, PATCHED) };
         },
         async ResizeCluster(o) {
@@ -245,9 +268,17 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
           applied = { ...applied, ...pick(news, RESIZED) };
         },
         DetachClusterPolicy: async (o) => {
-          if (done.has(String(o.args.policy))) await applyPolicies(run, id, { detach: [String(o.args.policy)], attach: [], update: [] }, done);
+          const bound = boundAs(String(o.args.policy));
+          const stillWanted = bound !== undefined && wanted.some((w) => bindingMatches(bound, w.policy));
+          if (bound && !stillWanted) await applyPolicies(run, id, { detach: [String(o.args.policy)], attach: [], update: [] }, done);
+          else done.delete(String(o.args.policy));
         },
-        AttachClusterPolicy: (o) => applyPolicies(run, id, { detach: [], attach: [policy(o)], update: [] }, done),
+        AttachClusterPolicy: async (o) => {
+          const bound = boundAs(String(o.args.policy));
+          if (!bound) return applyPolicies(run, id, { detach: [], attach: [policy(o)], update: [] }, done);
+          done.set(String(o.args.policy), bound.enabled);
+          if (bound.enabled !== policy(o).enabled) await applyPolicies(run, id, { detach: [], attach: [], update: [policy(o)] }, done);
+        },
         UpdateClusterPolicy: (o) => applyPolicies(run, id, { detach: [], attach: [], update: [policy(o)] }, done),
       });
       return await settle(ctx, client, id, run.deadline);
