@@ -1,7 +1,8 @@
 /**
  * Renders the reference pages of a Pulumi package schema: one Markdown page per resource (inputs,
- * outputs, defaults, secrets, the change policy of each input, the import id, examples in
- * TypeScript, YAML and Go), one for the provider's configuration, and an index.
+ * outputs, defaults, secrets, the change policy of each input, the fields of the object types they
+ * use, the import id, examples in TypeScript, YAML and Go), one for the provider's configuration,
+ * and an index.
  *
  * Pure: schema in, pages out. `cli.mjs` beside it reads the schema and writes or checks the files.
  * Only `node:` modules and type annotations that can be erased, so Node runs it as it is.
@@ -478,6 +479,62 @@ function outputsTable(resource: ResourceSpec): string {
   ].join("\n");
 }
 
+/** The type tokens a property refers to, through lists and maps (Pulumi's builtins excluded). */
+function refsOf(p: PropertySpec): string[] {
+  if (p.$ref && !p.$ref.startsWith(BUILTIN)) return [p.$ref];
+  if (p.items) return refsOf(p.items);
+  if (p.additionalProperties) return refsOf(p.additionalProperties);
+  return [];
+}
+
+/**
+ * Every named type a resource uses, nested ones too, in the order a reader meets them (breadth
+ * first from the inputs, then the outputs), each once.
+ */
+function typesOf(schema: PackageSpec, resource: ResourceSpec): [string, TypeSpec][] {
+  const seen = new Set<string>();
+  const found: [string, TypeSpec][] = [];
+  const queue = [...Object.values(resource.inputProperties ?? {}), ...Object.values(resource.properties ?? {})].flatMap(refsOf);
+  while (queue.length > 0) {
+    const ref = queue.shift()!;
+    if (seen.has(ref)) continue;
+    seen.add(ref);
+    const type = lookupRef(schema, ref);
+    found.push([refName(ref), type]);
+    for (const p of Object.values(type.properties ?? {})) queue.push(...refsOf(p));
+  }
+  return found;
+}
+
+/** One named type: an object's fields (name, type, required, default, description), or an enum's values. */
+function typeSection(name: string, type: TypeSpec): string {
+  const head = [`### ${name}`, "", ...(type.description ? [cell(type.description), ""] : [])];
+  if (type.enum) {
+    const rows = type.enum.map((e) => `| \`${JSON.stringify(e.value)}\` | ${cell(e.description ?? "")} |`);
+    return [...head, "| value | description |", "| --- | --- |", ...rows].join("\n");
+  }
+  const required = new Set(type.required ?? []);
+  const rows = Object.entries(type.properties ?? {}).map(([field, p]) =>
+    [`\`${field}\``, typeText(p), required.has(field) ? "yes" : "no", defaultText(p), p.secret ? "yes" : "", cell(withoutDefault(p))].join(" | "),
+  );
+  return [...head, "| field | type | required | default | secret | description |", "| --- | --- | --- | --- | --- | --- |", ...rows.map((r) => `| ${r} |`)].join(
+    "\n",
+  );
+}
+
+/** The fields of every named type the inputs and outputs use, so no nested field goes undocumented. */
+function typesSection(schema: PackageSpec, resource: ResourceSpec): string {
+  const types = typesOf(schema, resource);
+  if (types.length === 0) return "";
+  return [
+    "## Types",
+    "",
+    "The object types the inputs and outputs above use; a field's change follows the policy of the input that holds it.",
+    "",
+    types.map(([name, type]) => typeSection(name, type)).join("\n\n"),
+  ].join("\n");
+}
+
 function importSection(token: string, resource: ResourceSpec): string {
   const id = importId(resource);
   const { kind } = splitToken(token);
@@ -523,6 +580,8 @@ export function resourcePage(schema: PackageSpec, token: string, resource: Resou
     inputsTable(resource),
     "",
     outputsTable(resource),
+    "",
+    typesSection(schema, resource),
     "",
     importSection(token, resource),
     "",
