@@ -61,6 +61,12 @@ describe("reference docs from the package schema", () => {
       s.resources!["clusterform:cmassh:NodePool"].inputProperties!.count.language = { clusterform: { kind: "ignore" } };
     });
     expect(inputRow(page(ignored, "cmassh-node-pool.md"), "count")[5]).toBe("no platform call");
+    const noted = variant((s) => {
+      s.resources!["clusterform:cmassh:NodePool"].inputProperties!.count.language = {
+        clusterform: { kind: "update", operation: "ScaleNodePool", note: "then a wait for RUNNING" },
+      };
+    });
+    expect(inputRow(page(noted, "cmassh-node-pool.md"), "count")[5]).toBe("in place (`ScaleNodePool`): then a wait for RUNNING");
     const unannotated = variant((s) => {
       const pool = s.resources!["clusterform:cmassh:NodePool"];
       delete pool.inputProperties!.count.language;

@@ -32,6 +32,8 @@ export interface ClusterformExtension {
   /** `update`: changed in place; `replace`: a new object; `ignore`: no platform call at all. */
   kind?: "update" | "replace" | "ignore";
   operation?: string;
+  /** Why the input changes the way it does, or how its call is made (e.g. the update mask it goes in). */
+  note?: string;
   /** The import id: its shape in words, an example, the inputs the platform cannot report. */
   importId?: { shape: string; example?: string; unreported?: string[] };
   timeouts?: Record<string, string>;
@@ -154,7 +156,7 @@ const POLICY_TEXT: Record<string, (ext: ClusterformExtension) => string> = {
 
 function policyText(input: PropertySpec, output: PropertySpec | undefined): string {
   const ext = clusterform(input);
-  if (ext.kind && POLICY_TEXT[ext.kind]) return POLICY_TEXT[ext.kind](ext);
+  if (ext.kind && POLICY_TEXT[ext.kind]) return POLICY_TEXT[ext.kind](ext) + (ext.note ? `: ${ext.note}` : "");
   // Not annotated: Pulumi's own flag is all the schema says.
   return input.replaceOnChanges || output?.replaceOnChanges ? "replace" : "decided by the provider";
 }
@@ -451,6 +453,7 @@ function inputsTable(resource: ResourceSpec): string {
     "",
     "On change: `replace` means a change of the input replaces the object with a new one; `in place`",
     "names the platform operation that changes the live object; `no platform call` changes only the state.",
+    "After a colon: why, or how the call carries the change.",
     "",
     "| input | type | required | default | secret | on change | description |",
     "| --- | --- | --- | --- | --- | --- | --- |",
