@@ -32,13 +32,15 @@ export interface ControlPlane {
 /** Arguments of {@link Cluster}. */
 export interface ClusterArgs {
   /**
-   * The cluster name, a DNS-1123 label (cma-ssh makes a namespace of it). Changing it replaces the resource.
-   * @default the resource name plus a short hash, stable for this stack (so an interrupted `up` adopts what it created) and new for every replacement (so the new cluster can come up first)
+   * The cluster name, a DNS-1123 label of at most 63 characters (cma-ssh makes a namespace of it). Changing it
+   * replaces the resource.
+   * @default the resource name, `-` and a 7-character hash, stable for this stack (so an interrupted `up` adopts what it created) and new for every replacement (so the new cluster can come up first)
    */
   name?: pulumi.Input<string>;
   /**
-   * Kubernetes version `MAJOR.MINOR.PATCH`. Raising it upgrades in place; lowering it is refused. Changes in
-   * place (UpgradeCluster).
+   * Kubernetes version `MAJOR.MINOR.PATCH` (a leading `v` is dropped). Raising it upgrades in place and waits
+   * for RUNNING; a version the platform does not offer fails, listing the offered ones; lowering it fails in
+   * preview. Changes in place (UpgradeCluster).
    */
   kubernetesVersion: pulumi.Input<string>;
   /** The control plane. Changing it replaces the resource. */

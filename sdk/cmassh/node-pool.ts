@@ -11,13 +11,17 @@ export interface NodePoolArgs {
   /** The cluster the pool belongs to, usually `cluster.name`. Changing it replaces the resource. */
   clusterName: pulumi.Input<string>;
   /**
-   * The pool name, a DNS-1123 label unique in its cluster. Changing it replaces the resource.
-   * @default the resource name plus a short hash, new for every replacement so that the new pool is added before the old one is deleted
+   * The pool name, a DNS-1123 label of at most 63 characters, unique in its cluster. Changing it replaces the
+   * resource.
+   * @default the resource name, `-` and a 7-character hash, new for every replacement so that the new pool is added before the old one is deleted
    */
   name?: pulumi.Input<string>;
   /** Machine type. One of `"standard"`, `"gpu"`. Changing it replaces the resource. */
   instanceType: pulumi.Input<string>;
-  /** Number of machines. Allowed: 0 to 1000. Changes in place (ScaleNodePool). */
+  /**
+   * Number of machines. A change is one ScaleNodePool, then a wait until the cluster is RUNNING. Allowed: 0 to
+   * 1000. Changes in place (ScaleNodePool).
+   */
   count: pulumi.Input<number>;
   /**
    * Kubernetes labels for the machines. Changing it replaces the resource.

@@ -9,19 +9,23 @@ export type { Timeouts, TimeoutsArgs };
 /** Arguments of {@link NodePool}. */
 export interface NodePoolArgs {
   /**
-   * The CycleCloud cluster (defined in CycleCloud; Clusterform does not create clusters). Changing it replaces
-   * the resource.
+   * The CycleCloud cluster (defined in CycleCloud; Clusterform does not create clusters): 1 to 64 letters,
+   * digits, `_`, `.` or `-`, starting with a letter or digit. Changing it replaces the resource.
    */
   clusterName: pulumi.Input<string>;
-  /** The nodearray of the cluster the nodes come from. Changing it replaces the resource. */
+  /**
+   * The nodearray of the cluster the nodes come from; a name as `clusterName`. Changing it replaces the
+   * resource.
+   */
   nodearray: pulumi.Input<string>;
   /**
-   * The VM size (the nodearray's bucket), e.g. `"Standard_F2s_v2"`. Changing it replaces the resource.
+   * The Azure VM size of one of the nodearray's buckets, e.g. `"Standard_F2s_v2"`. Changing it replaces the
+   * resource.
    * @default the nodearray's first bucket
    */
   machineType?: pulumi.Input<string>;
   /**
-   * Node names with one `%d` for the index, e.g. `"compute-%d"`. Changing it replaces the resource.
+   * Node names with exactly one `%d` for the index, e.g. `"compute-%d"`. Changing it replaces the resource.
    * @default "<nodearray>-%d" (CycleCloud's)
    */
   nameFormat?: pulumi.Input<string>;
@@ -31,13 +35,14 @@ export interface NodePoolArgs {
    */
   nameOffset?: pulumi.Input<number>;
   /**
-   * Node-record attributes the nodes start with, e.g. `{ KeepAlive: true }`. Attributes CycleCloud sets itself
-   * (Name, State, MachineType, ...) are refused. Changing it replaces the resource.
+   * Node-record attributes the nodes start with (`KeepAlive`, `Configuration`, ...), e.g. `{ KeepAlive: true
+   * }`. Attributes CycleCloud sets itself (Name, State, MachineType, ...) are refused. Changing it replaces
+   * the resource.
    * @default {}
    */
   nodeAttributes?: pulumi.Input<Record<string, pulumi.Input<unknown>>>;
   /**
-   * The placement group the nodes join. Changing it replaces the resource.
+   * The placement group the nodes join; a name as `clusterName`. Changing it replaces the resource.
    * @default none
    */
   placementGroupId?: pulumi.Input<string>;
@@ -49,8 +54,8 @@ export interface NodePoolArgs {
    */
   count?: pulumi.Input<number>;
   /**
-   * How many cores: the pool holds enough nodes of the bucket's VM size to give at least this many vCPUs.
-   * Changes like `count`. Allowed: 0 to 100000. Changes in place (CreateNodes/RemoveNodes).
+   * How many cores: the pool holds enough whole nodes of the bucket's VM size to give at least this many
+   * vCPUs. Changes like `count`. Allowed: 0 to 100000. Changes in place (CreateNodes/RemoveNodes).
    * @default none: give `count` or `coreCount`
    */
   coreCount?: pulumi.Input<number>;
@@ -76,7 +81,10 @@ export class NodePool extends DynamicResource {
   declare readonly nodeNames: pulumi.Output<string[]>;
   /** How many of the pool's nodes were Ready when last seen. */
   declare readonly readyCount: pulumi.Output<number>;
-  /** The id of the last CycleCloud operation (or, after adopting an interrupted run's request, its request id). */
+  /**
+   * The id of the last CycleCloud operation Clusterform started (or, after adopting an interrupted run's
+   * request, that request's id, since CycleCloud does not return the operation id of a repeated request).
+   */
   declare readonly lastOperationId: pulumi.Output<string>;
   /** vCPUs per node of the pool's VM size. */
   declare readonly coresPerNode: pulumi.Output<number>;

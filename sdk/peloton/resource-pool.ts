@@ -18,7 +18,7 @@ export interface ResourceArgs {
   /** Most the pool's pods may use together, >= `reservation`. Pods beyond it stay PENDING. */
   limit: pulumi.Input<number>;
   /**
-   * Weight when sharing spare capacity with sibling pools.
+   * Weight when sharing spare capacity with sibling pools, >= 0.
    * @default 1
    */
   share?: pulumi.Input<number>;
@@ -59,7 +59,7 @@ export interface Resource {
   reservation: number;
   /** Most the pool's pods may use together, >= `reservation`. Pods beyond it stay PENDING. */
   limit: number;
-  /** Weight when sharing spare capacity with sibling pools. */
+  /** Weight when sharing spare capacity with sibling pools, >= 0. */
   share?: number;
   /** `"ELASTIC"` (lends unused reservation) or `"STATIC"`. */
   type?: string;
@@ -86,8 +86,9 @@ export interface ResourcePoolArgs {
    */
   parent?: pulumi.Input<string>;
   /**
-   * The pool's name, unique among its siblings, without `/`. Changes in place (UpdateResourcePool).
-   * @default the resource name plus a short hash
+   * The pool's name: 1 to 255 characters without `/`, unique among its siblings. Changes in place
+   * (UpdateResourcePool).
+   * @default the resource name, `-` and a 7-character hash
    */
   name?: pulumi.Input<string>;
   /**

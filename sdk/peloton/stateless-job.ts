@@ -8,7 +8,7 @@ export type { Timeouts, TimeoutsArgs };
 
 /** A pod: at least one container. */
 export interface PodSpecArgs {
-  /** Containers, names unique. */
+  /** Containers: at least one, names unique. */
   containers: pulumi.Input<pulumi.Input<ContainerArgs>[]>;
   /**
    * Pod labels.
@@ -32,7 +32,7 @@ export interface ContainerArgs {
   /** Unique in the pod. */
   name: pulumi.Input<string>;
   /**
-   * Docker image, e.g. `"nginx:1.27"`.
+   * Docker image, e.g. `"nginx:1.27"`, sent as `container.docker.image`.
    * @default none (Mesos container without image)
    */
   image?: pulumi.Input<string>;
@@ -49,7 +49,7 @@ export interface ContainerArgs {
    */
   ports?: pulumi.Input<pulumi.Input<PortArgs>[]>;
   /**
-   * Environment variables.
+   * Environment variables, carried in the Mesos command.
    * @default {}
    */
   environment?: pulumi.Input<Record<string, pulumi.Input<string>>>;
@@ -76,7 +76,7 @@ export interface CommandArgs {
   arguments?: pulumi.Input<pulumi.Input<string>[]>;
   /**
    * Run `value` through a shell.
-   * @default false
+   * @default true
    */
   shell?: pulumi.Input<boolean>;
 }
@@ -205,7 +205,7 @@ export interface UpdatePolicyArgs {
    */
   inPlace?: pulumi.Input<boolean>;
   /**
-   * Start the update paused; `pulumi up` then waits until someone resumes it.
+   * Start the update paused; `pulumi up` then waits until someone resumes it (`peloton job workflow resume`).
    * @default false
    */
   startPaused?: pulumi.Input<boolean>;
@@ -227,7 +227,7 @@ export interface Workflow {
 
 /** A pod: at least one container. */
 export interface PodSpec {
-  /** Containers, names unique. */
+  /** Containers: at least one, names unique. */
   containers: Container[];
   /** Pod labels. */
   labels?: Record<string, string>;
@@ -241,7 +241,7 @@ export interface PodSpec {
 export interface Container {
   /** Unique in the pod. */
   name: string;
-  /** Docker image, e.g. `"nginx:1.27"`. */
+  /** Docker image, e.g. `"nginx:1.27"`, sent as `container.docker.image`. */
   image?: string;
   /** What the container runs. */
   command?: Command;
@@ -249,7 +249,7 @@ export interface Container {
   resources: ContainerResources;
   /** Named ports; `value` 1-65535, or `envName` for a dynamic port. Names unique. */
   ports?: Port[];
-  /** Environment variables. */
+  /** Environment variables, carried in the Mesos command. */
   environment?: Record<string, string>;
   /** Liveness check. */
   livenessCheck?: HealthCheck;
@@ -334,20 +334,26 @@ export interface UpdatePolicy {
   rollbackOnFailure?: boolean;
   /** Prefer the hosts the instances ran on. */
   inPlace?: boolean;
-  /** Start the update paused; `pulumi up` then waits until someone resumes it. */
+  /** Start the update paused; `pulumi up` then waits until someone resumes it (`peloton job workflow resume`). */
   startPaused?: boolean;
 }
 
 /** Arguments of {@link StatelessJob}. */
 export interface StatelessJobArgs {
-  /** The pool the job runs in, e.g. `pool.respoolId`. Changing it replaces the resource. */
+  /**
+   * The leaf pool the job runs in, e.g. `pool.respoolId`. Peloton refuses to move a job, so a change replaces
+   * it. Changing it replaces the resource.
+   */
   respoolId: pulumi.Input<string>;
   /**
-   * Job name. Changes in place (ReplaceJob).
-   * @default the resource name plus a short hash
+   * Job name, not empty. Changes in place (ReplaceJob).
+   * @default the resource name, `-` and a 7-character hash
    */
   name?: pulumi.Input<string>;
-  /** Number of instances. Allowed: 1 to 10000. Changes in place (ReplaceJob). */
+  /**
+   * Number of instances. A change starts the added instances and stops the removed ones; the others keep
+   * running. Allowed: 1 to 10000. Changes in place (ReplaceJob).
+   */
   instanceCount: pulumi.Input<number>;
   /**
    * The pod every instance runs unless `instanceSpec` overrides it. A change rolls through the instances.
@@ -370,7 +376,7 @@ export interface StatelessJobArgs {
    */
   labels?: pulumi.Input<Record<string, pulumi.Input<string>>>;
   /**
-   * The job's owner (a user or service name). Changes in place (ReplaceJob).
+   * The job's owner (a user or service name), sent to Peloton as `jobOwner`. Changes in place (ReplaceJob).
    * @default ""
    */
   owner?: pulumi.Input<string>;
@@ -385,13 +391,14 @@ export interface StatelessJobArgs {
    */
   description?: pulumi.Input<string>;
   /**
-   * `"RUNNING"` or `"KILLED"`: StartJob or StopJob. One of `"RUNNING"`, `"KILLED"`. Changes in place
-   * (StopJob/StartJob).
+   * `"RUNNING"` or `"KILLED"`: StartJob, then a wait until every instance runs, or StopJob, then a wait for
+   * KILLED. One of `"RUNNING"`, `"KILLED"`. Changes in place (StopJob/StartJob).
    * @default "RUNNING"
    */
   desiredState?: pulumi.Input<string>;
   /**
-   * Any new value restarts every instance in batches. Changes in place (RestartJob).
+   * A string or a number; any new value restarts every instance, in batches of `updatePolicy.batchSize`.
+   * Changes in place (RestartJob).
    * @default none
    */
   restartNonce?: pulumi.Input<string | number>;
@@ -412,10 +419,11 @@ export interface StatelessJobArgs {
 /**
  * A Peloton stateless job (v1alpha JobService). Any configuration change is exactly one ReplaceJob that rolls
  * through the instances in batches of `updatePolicy.batchSize`, and `pulumi up` waits for that workflow; a
- * failed or rolled back rollout fails the `up` and leaves the change pending.
+ * failed or rolled back rollout fails the `up` and leaves the change pending. The update time limit covers the
+ * whole rollout.
  */
 export class StatelessJob extends DynamicResource {
-  /** The job id, a UUID derived from the stack, the resource and the pool. */
+  /** The job id, a UUID derived from the stack, the resource and the pool; also the resource's id. */
   declare readonly jobId: pulumi.Output<string>;
   /** The entity version `<config>-<desiredState>-<workflow>` after the last operation. */
   declare readonly version: pulumi.Output<string>;

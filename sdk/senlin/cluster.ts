@@ -30,12 +30,12 @@ export interface ClusterArgs {
   /**
    * The cluster name: an ASCII letter, then letters, digits, `_`, `.` or `-` (at most 254). Senlin names need
    * not be unique; Clusterform knows its clusters by a metadata marker. Changes in place (UpdateCluster).
-   * @default the resource name plus a short hash, stable for this resource
+   * @default the resource name, `-` and a 7-character hash, stable for this resource
    */
   name?: pulumi.Input<string>;
   /**
    * The profile nodes are built from (name, short id or UUID). A change is Senlin's rolling update of the
-   * nodes. Changes in place (UpdateCluster).
+   * nodes; Senlin refuses a profile of another profile type. Changes in place (UpdateCluster).
    */
   profile: pulumi.Input<string>;
   /**
@@ -71,8 +71,9 @@ export interface ClusterArgs {
    */
   desiredCapacity?: pulumi.Input<number>;
   /**
-   * Policies to attach, as a set (order does not matter): attach new, detach removed, update a changed
-   * `enabled`. Changes in place (ClusterPolicies).
+   * Policies to attach, as a set (order does not matter, each policy at most once): one `policy_attach` per
+   * new policy, one `policy_detach` per removed one, one `policy_update` per changed `enabled`, nothing for
+   * the rest. Changes in place (ClusterPolicies).
    * @default []
    */
   policies?: pulumi.Input<pulumi.Input<PolicyBindingArgs>[]>;

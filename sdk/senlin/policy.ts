@@ -11,9 +11,9 @@ export type { Timeouts, TimeoutsArgs };
  * "senlin.policy.deletion", version: "1.0", properties: { criteria: "OLDEST_FIRST" } }`.
  */
 export interface PolicySpecArgs {
-  /** The policy type, e.g. `senlin.policy.deletion`. */
+  /** The policy type: dotted lower-case words, e.g. `senlin.policy.deletion`. */
   type: pulumi.Input<string>;
-  /** The type's version, e.g. `"1.0"`. */
+  /** The type's version: a `"major.minor"` string or a number, e.g. `"1.0"`. */
   version: pulumi.Input<string | number>;
   /**
    * The type's properties.
@@ -27,9 +27,9 @@ export interface PolicySpecArgs {
  * "senlin.policy.deletion", version: "1.0", properties: { criteria: "OLDEST_FIRST" } }`.
  */
 export interface PolicySpec {
-  /** The policy type, e.g. `senlin.policy.deletion`. */
+  /** The policy type: dotted lower-case words, e.g. `senlin.policy.deletion`. */
   type: string;
-  /** The type's version, e.g. `"1.0"`. */
+  /** The type's version: a `"major.minor"` string or a number, e.g. `"1.0"`. */
   version: string | number;
   /** The type's properties. */
   properties?: Record<string, unknown>;
@@ -40,12 +40,12 @@ export interface PolicyArgs {
   /**
    * The policy name: an ASCII letter, then letters, digits, `_`, `.` or `-` (at most 254). Senlin names need
    * not be unique: clusters should refer to the policy by its `id`. Changes in place (UpdatePolicy).
-   * @default the resource name plus a short hash of the owner and the spec (a new spec gets a new name)
+   * @default the resource name, `-` and a 7-character hash of the owner and the spec (a new spec gets a new name)
    */
   name?: pulumi.Input<string>;
   /**
-   * What the policy does. Senlin never changes a policy's spec: a new spec is a new policy. Changing it
-   * replaces the resource.
+   * What the policy does. Senlin never changes a policy's spec: a new spec is a new policy, with a new derived
+   * name, created before the old one is deleted. Changing it replaces the resource.
    */
   spec: pulumi.Input<PolicySpecArgs>;
   /**

@@ -11,9 +11,9 @@ export type { Timeouts, TimeoutsArgs };
  * version: "1.0", properties: { flavor: "m1.small", image: "cirros" } }`.
  */
 export interface ProfileSpecArgs {
-  /** The profile type, e.g. `os.nova.server`. */
+  /** The profile type: dotted lower-case words, e.g. `os.nova.server`. */
   type: pulumi.Input<string>;
-  /** The type's version, e.g. `"1.0"`. */
+  /** The type's version: a `"major.minor"` string or a number, e.g. `"1.0"`. */
   version: pulumi.Input<string | number>;
   /**
    * The type's properties.
@@ -27,9 +27,9 @@ export interface ProfileSpecArgs {
  * version: "1.0", properties: { flavor: "m1.small", image: "cirros" } }`.
  */
 export interface ProfileSpec {
-  /** The profile type, e.g. `os.nova.server`. */
+  /** The profile type: dotted lower-case words, e.g. `os.nova.server`. */
   type: string;
-  /** The type's version, e.g. `"1.0"`. */
+  /** The type's version: a `"major.minor"` string or a number, e.g. `"1.0"`. */
   version: string | number;
   /** The type's properties. */
   properties?: Record<string, unknown>;
@@ -40,12 +40,12 @@ export interface ProfileArgs {
   /**
    * The profile name: an ASCII letter, then letters, digits, `_`, `.` or `-` (at most 254). Senlin names need
    * not be unique: clusters should refer to the profile by its `id`. Changes in place (UpdateProfile).
-   * @default the resource name plus a short hash of the spec (a new spec gets a new name)
+   * @default the resource name, `-` and a 7-character hash of the owner and the spec (a new spec gets a new name)
    */
   name?: pulumi.Input<string>;
   /**
-   * What nodes are built from. Senlin never changes a profile's spec: a new spec is a new profile. Changing it
-   * replaces the resource.
+   * What nodes are built from. Senlin never changes a profile's spec: a new spec is a new profile, with a new
+   * derived name, created before the old one is deleted. Changing it replaces the resource.
    */
   spec: pulumi.Input<ProfileSpecArgs>;
   /**

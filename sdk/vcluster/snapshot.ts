@@ -9,13 +9,17 @@ export type { Timeouts, TimeoutsArgs };
 /** Arguments of {@link Snapshot}. */
 export interface SnapshotArgs {
   /**
-   * The snapshot name, a DNS-1123 label. Changing it replaces the resource.
-   * @default the resource name plus a short hash
+   * The snapshot name, a DNS-1123 label of at most 63 characters, unique in the namespace. Changing it
+   * replaces the resource.
+   * @default the resource name, `-` and a 7-character hash
    */
   name?: pulumi.Input<string>;
-  /** The vcluster to snapshot; it must be RUNNING. Changing it replaces the resource. */
+  /** The vcluster to snapshot, usually `vc.name`; it must be RUNNING. Changing it replaces the resource. */
   vclusterName: pulumi.Input<string>;
-  /** The vcluster's namespace; the snapshot lives there too. Changing it replaces the resource. */
+  /**
+   * The vcluster's namespace, a DNS-1123 label; the snapshot lives there too. Changing it replaces the
+   * resource.
+   */
   namespace: pulumi.Input<string>;
   /**
    * Free text. Changing it replaces the resource.

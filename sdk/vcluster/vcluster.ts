@@ -9,12 +9,12 @@ export type { Timeouts, TimeoutsArgs };
 /** CIDRs and DNS of the virtual cluster. */
 export interface NetworkConfigArgs {
   /**
-   * Pod network, e.g. `"10.42.0.0/16"`.
+   * Pod network, an IPv4 or IPv6 CIDR, e.g. `"10.42.0.0/16"`.
    * @default the server's
    */
   podCidr?: pulumi.Input<string>;
   /**
-   * Service network.
+   * Service network, an IPv4 or IPv6 CIDR.
    * @default the server's
    */
   serviceCidr?: pulumi.Input<string>;
@@ -24,7 +24,7 @@ export interface NetworkConfigArgs {
    */
   enableNetworkPolicies?: pulumi.Input<boolean>;
   /**
-   * The cluster DNS service address.
+   * The cluster DNS service address (IPv4 or IPv6).
    * @default the server's
    */
   dnsServiceIp?: pulumi.Input<string>;
@@ -38,7 +38,7 @@ export interface NetworkConfigArgs {
 /** DNS settings of the virtual cluster's pods. */
 export interface DnsConfigArgs {
   /**
-   * Nameserver addresses.
+   * Nameserver addresses (IPv4 or IPv6).
    * @default []
    */
   nameservers?: pulumi.Input<pulumi.Input<string>[]>;
@@ -67,7 +67,7 @@ export interface StorageConfigArgs {
    */
   enablePersistence?: pulumi.Input<boolean>;
   /**
-   * Volume size, e.g. `"5Gi"`.
+   * Volume size, a Kubernetes quantity, e.g. `"5Gi"`.
    * @default the server's
    */
   persistenceSize?: pulumi.Input<string>;
@@ -277,13 +277,13 @@ export interface Condition {
 
 /** CIDRs and DNS of the virtual cluster. */
 export interface NetworkConfig {
-  /** Pod network, e.g. `"10.42.0.0/16"`. */
+  /** Pod network, an IPv4 or IPv6 CIDR, e.g. `"10.42.0.0/16"`. */
   podCidr?: string;
-  /** Service network. */
+  /** Service network, an IPv4 or IPv6 CIDR. */
   serviceCidr?: string;
   /** Enforce network policies. */
   enableNetworkPolicies?: boolean;
-  /** The cluster DNS service address. */
+  /** The cluster DNS service address (IPv4 or IPv6). */
   dnsServiceIp?: string;
   /** DNS settings. */
   dns?: DnsConfig;
@@ -291,7 +291,7 @@ export interface NetworkConfig {
 
 /** DNS settings of the virtual cluster's pods. */
 export interface DnsConfig {
-  /** Nameserver addresses. */
+  /** Nameserver addresses (IPv4 or IPv6). */
   nameservers?: string[];
   /** Search domains. */
   searches?: string[];
@@ -305,7 +305,7 @@ export interface StorageConfig {
   defaultStorageClass?: string;
   /** Persist etcd data. */
   enablePersistence?: boolean;
-  /** Volume size, e.g. `"5Gi"`. */
+  /** Volume size, a Kubernetes quantity, e.g. `"5Gi"`. */
   persistenceSize?: string;
   /** Storage class of the volume. */
   persistenceStorageClass?: string;
@@ -398,8 +398,8 @@ export interface ResourceRequirements {
 /** Arguments of {@link VCluster}. */
 export interface VClusterArgs {
   /**
-   * The vcluster name, a DNS-1123 label. Changing it replaces the resource.
-   * @default the resource name plus a short hash, stable for this stack
+   * The vcluster name, a DNS-1123 label of at most 63 characters. Changing it replaces the resource.
+   * @default the resource name, `-` and a 7-character hash, stable for this stack
    */
   name?: pulumi.Input<string>;
   /**
@@ -439,7 +439,7 @@ export interface VClusterArgs {
    */
   project?: pulumi.Input<string>;
   /**
-   * Kubernetes version `MAJOR.MINOR.PATCH`. Changes in place (UpdateVCluster).
+   * Kubernetes version `MAJOR.MINOR.PATCH` (a leading `v` is dropped). Changes in place (UpdateVCluster).
    * @default "1.28.0" (server)
    */
   kubernetesVersion?: pulumi.Input<string>;
@@ -480,7 +480,7 @@ export interface VClusterArgs {
    */
   labels?: pulumi.Input<Record<string, pulumi.Input<string>>>;
   /**
-   * Control plane replicas. Allowed: 1 to 9. Changes in place (ScaleVCluster).
+   * Control plane replicas; 3 or more is highly available. Allowed: 1 to 9. Changes in place (ScaleVCluster).
    * @default 1
    */
   replicas?: pulumi.Input<number>;
@@ -497,8 +497,8 @@ export interface VClusterArgs {
    */
   suspended?: pulumi.Input<boolean>;
   /**
-   * A snapshot id to create the vcluster from (RestoreVCluster into a new vcluster). Changing it alone changes
-   * nothing on the platform.
+   * A snapshot id (`snapshot.snapshotId`) to create the vcluster from (RestoreVCluster into a new vcluster).
+   * Changing it alone changes nothing on the platform.
    * @default none
    */
   restoreFrom?: pulumi.Input<string>;
@@ -522,7 +522,10 @@ export class VCluster extends DynamicResource {
   declare readonly phase: pulumi.Output<string>;
   /** The API server URL, e.g. `https://dev.team-a.svc:443`. */
   declare readonly apiServerEndpoint: pulumi.Output<string>;
-  /** Admin kubeconfig (YAML). Secret. */
+  /**
+   * Admin kubeconfig (YAML). The platform serves kubeconfigs only while RUNNING, so a suspended vcluster keeps
+   * the last one seen. Secret.
+   */
   declare readonly kubeconfig: pulumi.Output<string>;
   /** Ready control plane replicas (0 while suspended). */
   declare readonly readyReplicas: pulumi.Output<number>;

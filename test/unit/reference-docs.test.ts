@@ -61,6 +61,12 @@ describe("reference docs from the package schema", () => {
       s.resources!["clusterform:cmassh:NodePool"].inputProperties!.count.language = { clusterform: { kind: "ignore" } };
     });
     expect(inputRow(page(ignored, "cmassh-node-pool.md"), "count")[5]).toBe("no platform call");
+    const noted = variant((s) => {
+      s.resources!["clusterform:cmassh:NodePool"].inputProperties!.count.language = {
+        clusterform: { kind: "update", operation: "ScaleNodePool", note: "then a wait for RUNNING" },
+      };
+    });
+    expect(inputRow(page(noted, "cmassh-node-pool.md"), "count")[5]).toBe("in place (`ScaleNodePool`): then a wait for RUNNING");
     const unannotated = variant((s) => {
       const pool = s.resources!["clusterform:cmassh:NodePool"];
       delete pool.inputProperties!.count.language;
@@ -121,6 +127,39 @@ describe("reference docs from the package schema", () => {
     expect(text).toContain('cmassh.TaintArray{&cmassh.TaintArgs{\n\t\t\t\tKey:    pulumi.String("my-key"),\n\t\t\t\tEffect: cmassh.Effect("NoSchedule"),');
     const yamlBlock = /```yaml\n([\s\S]*?)```/.exec(text)![1];
     expect(parse(yamlBlock).resources["node-pool"].properties.taints).toEqual([{ key: "my-key", effect: "NoSchedule" }]);
+  });
+
+  it("documents the fields of every object type an input uses, nested ones and enums too, each once", () => {
+    const schema = variant((s) => {
+      s.types = {
+        "clusterform:cmassh:Taint": {
+          type: "object",
+          description: "A node taint.",
+          properties: {
+            key: { type: "string", description: "Taint key, <= 63 characters." },
+            effect: { $ref: "#/types/clusterform:cmassh:Effect", description: "What the taint does. Default: NoSchedule." },
+            match: { $ref: "#/types/clusterform:cmassh:Taint" },
+          },
+          required: ["key"],
+        },
+        "clusterform:cmassh:Effect": { type: "string", enum: [{ value: "NoSchedule", description: "New pods stay off." }, { value: "NoExecute" }] },
+      };
+      const pool = s.resources!["clusterform:cmassh:NodePool"];
+      pool.inputProperties!.taints = { type: "array", items: { $ref: "#/types/clusterform:cmassh:Taint" } };
+      pool.properties!.taints = { type: "array", items: { $ref: "#/types/clusterform:cmassh:Taint" } };
+    });
+    const text = page(schema, "cmassh-node-pool.md");
+    const types = text.slice(text.indexOf("## Types"), text.indexOf("## Import"));
+    expect(types).toContain("### Taint\n\nA node taint.\n\n| field | type | required | default | secret | description |");
+    expect(types).toContain("| `key` | string | yes |  |  | Taint key, <= 63 characters. |");
+    // The default sentence moves to its column, as in the inputs table.
+    expect(types).toContain("| `effect` | Effect | no | NoSchedule |  | What the taint does. |");
+    expect(types).toContain('| `"NoSchedule"` | New pods stay off. |');
+    // Referenced from the inputs, the outputs and itself: documented once.
+    expect(types.match(/### Taint/g)).toHaveLength(1);
+    expect(types.indexOf("### Taint")).toBeLessThan(types.indexOf("### Effect"));
+    // A resource that uses no object type gets no Types section.
+    expect(page(load(fixture), "cmassh-node-pool.md")).not.toContain("## Types");
   });
 
   it("fails naming the token or reference that does not fit", () => {

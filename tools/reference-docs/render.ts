@@ -1,7 +1,8 @@
 /**
  * Renders the reference pages of a Pulumi package schema: one Markdown page per resource (inputs,
- * outputs, defaults, secrets, the change policy of each input, the import id, examples in
- * TypeScript, YAML and Go), one for the provider's configuration, and an index.
+ * outputs, defaults, secrets, the change policy of each input, the fields of the object types they
+ * use, the import id, examples in TypeScript, YAML and Go), one for the provider's configuration,
+ * and an index.
  *
  * Pure: schema in, pages out. `cli.mjs` beside it reads the schema and writes or checks the files.
  * Only `node:` modules and type annotations that can be erased, so Node runs it as it is.
@@ -31,6 +32,8 @@ export interface ClusterformExtension {
   /** `update`: changed in place; `replace`: a new object; `ignore`: no platform call at all. */
   kind?: "update" | "replace" | "ignore";
   operation?: string;
+  /** Why the input changes the way it does, or how its call is made (e.g. the update mask it goes in). */
+  note?: string;
   /** The import id: its shape in words, an example, the inputs the platform cannot report. */
   importId?: { shape: string; example?: string; unreported?: string[] };
   timeouts?: Record<string, string>;
@@ -153,7 +156,7 @@ const POLICY_TEXT: Record<string, (ext: ClusterformExtension) => string> = {
 
 function policyText(input: PropertySpec, output: PropertySpec | undefined): string {
   const ext = clusterform(input);
-  if (ext.kind && POLICY_TEXT[ext.kind]) return POLICY_TEXT[ext.kind](ext);
+  if (ext.kind && POLICY_TEXT[ext.kind]) return POLICY_TEXT[ext.kind](ext) + (ext.note ? `: ${ext.note}` : "");
   // Not annotated: Pulumi's own flag is all the schema says.
   return input.replaceOnChanges || output?.replaceOnChanges ? "replace" : "decided by the provider";
 }
@@ -450,6 +453,7 @@ function inputsTable(resource: ResourceSpec): string {
     "",
     "On change: `replace` means a change of the input replaces the object with a new one; `in place`",
     "names the platform operation that changes the live object; `no platform call` changes only the state.",
+    "After a colon: why, or how the call carries the change.",
     "",
     "| input | type | required | default | secret | on change | description |",
     "| --- | --- | --- | --- | --- | --- | --- |",
@@ -475,6 +479,62 @@ function outputsTable(resource: ResourceSpec): string {
     "| output | type | secret | description |",
     "| --- | --- | --- | --- |",
     ...rows.map((r) => `| ${r} |`),
+  ].join("\n");
+}
+
+/** The type tokens a property refers to, through lists and maps (Pulumi's builtins excluded). */
+function refsOf(p: PropertySpec): string[] {
+  if (p.$ref && !p.$ref.startsWith(BUILTIN)) return [p.$ref];
+  if (p.items) return refsOf(p.items);
+  if (p.additionalProperties) return refsOf(p.additionalProperties);
+  return [];
+}
+
+/**
+ * Every named type a resource uses, nested ones too, in the order a reader meets them (breadth
+ * first from the inputs, then the outputs), each once.
+ */
+function typesOf(schema: PackageSpec, resource: ResourceSpec): [string, TypeSpec][] {
+  const seen = new Set<string>();
+  const found: [string, TypeSpec][] = [];
+  const queue = [...Object.values(resource.inputProperties ?? {}), ...Object.values(resource.properties ?? {})].flatMap(refsOf);
+  while (queue.length > 0) {
+    const ref = queue.shift()!;
+    if (seen.has(ref)) continue;
+    seen.add(ref);
+    const type = lookupRef(schema, ref);
+    found.push([refName(ref), type]);
+    for (const p of Object.values(type.properties ?? {})) queue.push(...refsOf(p));
+  }
+  return found;
+}
+
+/** One named type: an object's fields (name, type, required, default, description), or an enum's values. */
+function typeSection(name: string, type: TypeSpec): string {
+  const head = [`### ${name}`, "", ...(type.description ? [cell(type.description), ""] : [])];
+  if (type.enum) {
+    const rows = type.enum.map((e) => `| \`${JSON.stringify(e.value)}\` | ${cell(e.description ?? "")} |`);
+    return [...head, "| value | description |", "| --- | --- |", ...rows].join("\n");
+  }
+  const required = new Set(type.required ?? []);
+  const rows = Object.entries(type.properties ?? {}).map(([field, p]) =>
+    [`\`${field}\``, typeText(p), required.has(field) ? "yes" : "no", defaultText(p), p.secret ? "yes" : "", cell(withoutDefault(p))].join(" | "),
+  );
+  return [...head, "| field | type | required | default | secret | description |", "| --- | --- | --- | --- | --- | --- |", ...rows.map((r) => `| ${r} |`)].join(
+    "\n",
+  );
+}
+
+/** The fields of every named type the inputs and outputs use, so no nested field goes undocumented. */
+function typesSection(schema: PackageSpec, resource: ResourceSpec): string {
+  const types = typesOf(schema, resource);
+  if (types.length === 0) return "";
+  return [
+    "## Types",
+    "",
+    "The object types the inputs and outputs above use; a field's change follows the policy of the input that holds it.",
+    "",
+    types.map(([name, type]) => typeSection(name, type)).join("\n\n"),
   ].join("\n");
 }
 
@@ -523,6 +583,8 @@ export function resourcePage(schema: PackageSpec, token: string, resource: Resou
     inputsTable(resource),
     "",
     outputsTable(resource),
+    "",
+    typesSection(schema, resource),
     "",
     importSection(token, resource),
     "",

@@ -42,8 +42,10 @@ const jsonObject = () => checked<Record<string, unknown>>(isObject, "must be an 
 export function typedSpec(what: "profile" | "policy", example: string): Value<{ type: string; version: string | number; properties?: Record<string, unknown> }> {
   const name = what === "profile" ? "ProfileSpec" : "PolicySpec";
   return v.object(name, `A Senlin ${what} spec: the plugin type and version and its properties, e.g. ${example}.`, {
-    type: required(typeValue(what), { description: `The ${what} type, e.g. ${what === "profile" ? "`os.nova.server`" : "`senlin.policy.deletion`"}.` }),
-    version: required(versionValue, { description: 'The type\'s version, e.g. `"1.0"`.' }),
+    type: required(typeValue(what), {
+      description: `The ${what} type: dotted lower-case words, e.g. ${what === "profile" ? "`os.nova.server`" : "`senlin.policy.deletion`"}.`,
+    }),
+    version: required(versionValue, { description: 'The type\'s version: a `"major.minor"` string or a number, e.g. `"1.0"`.' }),
     properties: optional(v.custom({ kind: "map", of: { kind: "json" } }, jsonObject()), { description: "The type's properties.", default: "{}" }),
   });
 }

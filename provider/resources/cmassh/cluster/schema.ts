@@ -16,14 +16,16 @@ export const clusterKind = defineKind({
   inputs: {
     name: optional(objectNameValue(), {
       computed: true,
-      description: "The cluster name, a DNS-1123 label (cma-ssh makes a namespace of it).",
+      description: "The cluster name, a DNS-1123 label of at most 63 characters (cma-ssh makes a namespace of it).",
       default:
-        "the resource name plus a short hash, stable for this stack (so an interrupted `up` adopts what it created) and new " +
+        "the resource name, `-` and a 7-character hash, stable for this stack (so an interrupted `up` adopts what it created) and new " +
         "for every replacement (so the new cluster can come up first)",
       policy: replace,
     }),
     kubernetesVersion: required(v.custom({ kind: "string" }, semver()), {
-      description: "Kubernetes version `MAJOR.MINOR.PATCH`. Raising it upgrades in place; lowering it is refused.",
+      description:
+        "Kubernetes version `MAJOR.MINOR.PATCH` (a leading `v` is dropped). Raising it upgrades in place and waits for RUNNING; " +
+        "a version the platform does not offer fails, listing the offered ones; lowering it fails in preview.",
       policy: inPlace("UpgradeCluster"),
     }),
     // The whole object is the unknown sentinel in preview when it comes from another resource's output.

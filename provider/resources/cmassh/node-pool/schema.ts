@@ -16,13 +16,13 @@ export const nodePoolKind = defineKind({
     clusterName: required(objectNameValue(), { description: "The cluster the pool belongs to, usually `cluster.name`.", policy: replace }),
     name: optional(objectNameValue(), {
       computed: true,
-      description: "The pool name, a DNS-1123 label unique in its cluster.",
-      default: "the resource name plus a short hash, new for every replacement so that the new pool is added before the old one is deleted",
+      description: "The pool name, a DNS-1123 label of at most 63 characters, unique in its cluster.",
+      default: "the resource name, `-` and a 7-character hash, new for every replacement so that the new pool is added before the old one is deleted",
       policy: replace,
     }),
     instanceType: required(instanceTypeValue(), { description: "Machine type.", policy: replace }),
     count: required(v.int(POOL_COUNT.min, POOL_COUNT.max), {
-      description: "Number of machines.",
+      description: "Number of machines. A change is one ScaleNodePool, then a wait until the cluster is RUNNING.",
       policy: inPlace("ScaleNodePool"),
       names: { terraform: "node_count" },
     }),

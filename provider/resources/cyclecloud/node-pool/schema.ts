@@ -93,16 +93,21 @@ export const nodePoolKind = defineKind({
   hidden: { ...OWNERSHIP },
   inputs: {
     clusterName: required(text(ccName()), {
-      description: "The CycleCloud cluster (defined in CycleCloud; Clusterform does not create clusters).",
+      description:
+        "The CycleCloud cluster (defined in CycleCloud; Clusterform does not create clusters): 1 to 64 letters, digits, `_`, " +
+        "`.` or `-`, starting with a letter or digit.",
       policy: replace,
     }),
-    nodearray: required(text(ccName()), { description: "The nodearray of the cluster the nodes come from.", policy: replace }),
+    nodearray: required(text(ccName()), {
+      description: "The nodearray of the cluster the nodes come from; a name as `clusterName`.",
+      policy: replace,
+    }),
     machineType: optional(
       text(matching(MACHINE_TYPE, 'must be an Azure VM size such as "Standard_F2s_v2": a letter, then up to 63 letters, digits or \'_\'')),
-      { description: 'The VM size (the nodearray\'s bucket), e.g. `"Standard_F2s_v2"`.', default: "the nodearray's first bucket", policy: replace },
+      { description: 'The Azure VM size of one of the nodearray\'s buckets, e.g. `"Standard_F2s_v2"`.', default: "the nodearray's first bucket", policy: replace },
     ),
     nameFormat: optional(text(nameFormat()), {
-      description: 'Node names with one `%d` for the index, e.g. `"compute-%d"`.',
+      description: 'Node names with exactly one `%d` for the index, e.g. `"compute-%d"`.',
       default: '"<nodearray>-%d" (CycleCloud\'s)',
       policy: replace,
     }),
@@ -113,12 +118,16 @@ export const nodePoolKind = defineKind({
     }),
     nodeAttributes: optional(v.custom({ kind: "map", of: { kind: "json" } }, nodeAttributes()), {
       description:
-        "Node-record attributes the nodes start with, e.g. `{ KeepAlive: true }`. Attributes CycleCloud sets itself (Name, " +
-        "State, MachineType, ...) are refused.",
+        "Node-record attributes the nodes start with (`KeepAlive`, `Configuration`, ...), e.g. `{ KeepAlive: true }`. " +
+        "Attributes CycleCloud sets itself (Name, State, MachineType, ...) are refused.",
       default: "{}",
       policy: replace,
     }),
-    placementGroupId: optional(text(ccName()), { description: "The placement group the nodes join.", default: "none", policy: replace }),
+    placementGroupId: optional(text(ccName()), {
+      description: "The placement group the nodes join; a name as `clusterName`.",
+      default: "none",
+      policy: replace,
+    }),
     count: optional(v.int(0, POOL_LIMITS.maxCount), {
       description:
         "How many nodes. Raising it adds the difference (nodes/create); lowering it removes exactly the surplus, nodes not " +
@@ -128,7 +137,7 @@ export const nodePoolKind = defineKind({
       names: { terraform: "node_count" },
     }),
     coreCount: optional(v.int(0, POOL_LIMITS.maxCoreCount), {
-      description: "How many cores: the pool holds enough nodes of the bucket's VM size to give at least this many vCPUs. Changes like `count`.",
+      description: "How many cores: the pool holds enough whole nodes of the bucket's VM size to give at least this many vCPUs. Changes like `count`.",
       default: "none: give `count` or `coreCount`",
       policy: SIZE,
     }),
@@ -140,7 +149,9 @@ export const nodePoolKind = defineKind({
     readyCount: { type: { kind: "integer" }, description: "How many of the pool's nodes were Ready when last seen." },
     lastOperationId: {
       type: { kind: "string" },
-      description: "The id of the last CycleCloud operation (or, after adopting an interrupted run's request, its request id).",
+      description:
+        "The id of the last CycleCloud operation Clusterform started (or, after adopting an interrupted run's request, that " +
+        "request's id, since CycleCloud does not return the operation id of a repeated request).",
     },
     coresPerNode: { type: { kind: "integer" }, description: "vCPUs per node of the pool's VM size." },
   },

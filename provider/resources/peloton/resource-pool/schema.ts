@@ -42,7 +42,7 @@ const resource = v.object(
     limit: required(v.custom({ kind: "number" }, nonNegative()), {
       description: "Most the pool's pods may use together, >= `reservation`. Pods beyond it stay PENDING.",
     }),
-    share: optional(v.custom({ kind: "number" }, nonNegative()), { description: "Weight when sharing spare capacity with sibling pools.", default: "1" }),
+    share: optional(v.custom({ kind: "number" }, nonNegative()), { description: "Weight when sharing spare capacity with sibling pools, >= 0.", default: "1" }),
     type: optional(v.oneOf(["ELASTIC", "STATIC"]), { description: '`"ELASTIC"` (lends unused reservation) or `"STATIC"`.', default: '"ELASTIC"' }),
   },
   (r, ctx) => {
@@ -95,8 +95,8 @@ export const resourcePoolKind = defineKind({
     }),
     name: optional(v.custom({ kind: "string" }, poolName()), {
       computed: true,
-      description: "The pool's name, unique among its siblings, without `/`.",
-      default: "the resource name plus a short hash",
+      description: "The pool's name: 1 to 255 characters without `/`, unique among its siblings.",
+      default: "the resource name, `-` and a 7-character hash",
       policy: UPDATE,
     }),
     resources: optional(v.custom({ kind: "list", of: resource.type }, resources), {

@@ -41,7 +41,7 @@ const command = v.object("Command", "What a container runs.", {
     { type: { kind: "list", of: { kind: "string" } }, validate: orUnknown(z.array(orUnknown(z.string()))) },
     { description: "Its arguments.", default: "[]" },
   ),
-  shell: optional({ type: { kind: "boolean" }, validate: flag() }, { description: "Run `value` through a shell.", default: "false" }),
+  shell: optional({ type: { kind: "boolean" }, validate: flag() }, { description: "Run `value` through a shell.", default: "true" }),
 });
 
 const resources = v.object("ContainerResources", "Per-container limits.", {
@@ -57,14 +57,14 @@ const container = v.object(
   "One container of a pod.",
   {
     name: required(str(nonEmpty()), { description: "Unique in the pod." }),
-    image: optional(str(nonEmpty()), { description: 'Docker image, e.g. `"nginx:1.27"`.', default: "none (Mesos container without image)" }),
+    image: optional(str(nonEmpty()), { description: 'Docker image, e.g. `"nginx:1.27"`, sent as `container.docker.image`.', default: "none (Mesos container without image)" }),
     command: optional(command, { description: "What the container runs.", default: "the image's entrypoint" }),
     resources: required(resources, { description: "Per-container limits." }),
     ports: optional(
       { type: { kind: "list", of: port.type }, validate: orUnknown(z.array(port.validate)) },
       { description: "Named ports; `value` 1-65535, or `envName` for a dynamic port. Names unique.", default: "[]" },
     ),
-    environment: optional(stringMapValue(), { description: "Environment variables.", default: "{}" }),
+    environment: optional(stringMapValue(), { description: "Environment variables, carried in the Mesos command.", default: "{}" }),
     livenessCheck: optional(healthCheck, { description: "Liveness check.", default: "none" }),
     readinessCheck: optional(healthCheck, { description: "Readiness check.", default: "none" }),
   },
@@ -87,7 +87,7 @@ export const podSpec = v.object(
   {
     containers: required(
       { type: { kind: "list", of: container.type }, validate: orUnknown(z.array(container.validate).min(1)) },
-      { description: "Containers, names unique." },
+      { description: "Containers: at least one, names unique." },
     ),
     labels: optional(stringMapValue(), { description: "Pod labels.", default: "{}" }),
     killGracePeriodSeconds: optional(int(count()), { description: "Seconds between SIGTERM and SIGKILL.", default: "0 (Peloton's default)" }),

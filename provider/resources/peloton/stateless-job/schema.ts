@@ -26,7 +26,7 @@ const updatePolicy = v.object("UpdatePolicy", "How a configuration change (Repla
   }),
   rollbackOnFailure: optional(flagValue(), { description: "Roll back to the previous configuration when the update fails.", default: "true" }),
   inPlace: optional(flagValue(), { description: "Prefer the hosts the instances ran on.", default: "false" }),
-  startPaused: optional(flagValue(), { description: "Start the update paused; `pulumi up` then waits until someone resumes it.", default: "false" }),
+  startPaused: optional(flagValue(), { description: "Start the update paused; `pulumi up` then waits until someone resumes it (`peloton job workflow resume`).", default: "false" }),
 });
 
 const sla = v.object("Sla", "Priority, preemption and how many instances may be down at once.", {
@@ -68,15 +68,21 @@ export const statelessJobKind = defineKind({
   description:
     "A Peloton stateless job (v1alpha JobService). Any configuration change is exactly one ReplaceJob that rolls through the " +
     "instances in batches of `updatePolicy.batchSize`, and `pulumi up` waits for that workflow; a failed or rolled back " +
-    "rollout fails the `up` and leaves the change pending.",
+    "rollout fails the `up` and leaves the change pending. The update time limit covers the whole rollout.",
   hidden: {
     ...OWNERSHIP,
     jobId: optional(v.custom({ kind: "string" }, z.string()), { description: "Derived: the job id, a UUID of the owner and the pool." }),
   },
   inputs: {
-    respoolId: required(v.custom({ kind: "string" }, nonEmpty()), { description: "The pool the job runs in, e.g. `pool.respoolId`.", policy: replace }),
-    name: optional(v.custom({ kind: "string" }, nonEmpty()), { computed: true, description: "Job name.", default: "the resource name plus a short hash", policy: REPLACE_JOB }),
-    instanceCount: required(v.int(1, MAX_INSTANCES), { description: "Number of instances.", policy: REPLACE_JOB }),
+    respoolId: required(v.custom({ kind: "string" }, nonEmpty()), {
+      description: "The leaf pool the job runs in, e.g. `pool.respoolId`. Peloton refuses to move a job, so a change replaces it.",
+      policy: replace,
+    }),
+    name: optional(v.custom({ kind: "string" }, nonEmpty()), { computed: true, description: "Job name, not empty.", default: "the resource name, `-` and a 7-character hash", policy: REPLACE_JOB }),
+    instanceCount: required(v.int(1, MAX_INSTANCES), {
+      description: "Number of instances. A change starts the added instances and stops the removed ones; the others keep running.",
+      policy: REPLACE_JOB,
+    }),
     defaultSpec: required(podSpec, {
       description: "The pod every instance runs unless `instanceSpec` overrides it. A change rolls through the instances.",
       policy: REPLACE_JOB,
@@ -89,7 +95,7 @@ export const statelessJobKind = defineKind({
     sla: optional(sla, { description: "Priority, preemption and how many instances may be down at once.", default: "{}", policy: REPLACE_JOB }),
     labels: optional(v.custom({ kind: "map", of: { kind: "string" } }, stringMap()), { description: "Job labels.", default: "{}", policy: REPLACE_JOB }),
     jobOwner: optional(textValue(), {
-      description: "The job's owner (a user or service name).",
+      description: "The job's owner (a user or service name), sent to Peloton as `jobOwner`.",
       default: '""',
       policy: REPLACE_JOB,
       names: { pulumi: "owner", terraform: "job_owner" },
@@ -97,12 +103,12 @@ export const statelessJobKind = defineKind({
     owningTeam: optional(textValue(), { description: "The owning team.", default: '""', policy: REPLACE_JOB }),
     description: optional(textValue(), { description: "Free text.", default: '""', policy: REPLACE_JOB }),
     desiredState: optional(v.oneOf(["RUNNING", "KILLED"]), {
-      description: '`"RUNNING"` or `"KILLED"`: StartJob or StopJob.',
+      description: '`"RUNNING"` or `"KILLED"`: StartJob, then a wait until every instance runs, or StopJob, then a wait for KILLED.',
       default: '"RUNNING"',
       policy: inPlace("StopJob/StartJob"),
     }),
     restartNonce: optional(v.custom({ kind: "stringOrNumber" }, restartNonce), {
-      description: "Any new value restarts every instance in batches.",
+      description: "A string or a number; any new value restarts every instance, in batches of `updatePolicy.batchSize`.",
       default: "none",
       policy: inPlace("RestartJob"),
     }),
@@ -138,7 +144,7 @@ export const statelessJobKind = defineKind({
     }
   },
   outputs: {
-    jobId: { type: { kind: "string" }, description: "The job id, a UUID derived from the stack, the resource and the pool." },
+    jobId: { type: { kind: "string" }, description: "The job id, a UUID derived from the stack, the resource and the pool; also the resource's id." },
     version: { type: { kind: "string" }, description: "The entity version `<config>-<desiredState>-<workflow>` after the last operation." },
     state: { type: { kind: "string" }, description: "The job state: RUNNING, KILLED, PENDING..." },
     podStats: { type: { kind: "map", of: { kind: "integer" } }, description: "Pods by state, e.g. `{ RUNNING: 10 }`." },

@@ -88,11 +88,12 @@ export const clusterKind = defineKind({
       description:
         "The cluster name: an ASCII letter, then letters, digits, `_`, `.` or `-` (at most 254). Senlin names need not be " +
         "unique; Clusterform knows its clusters by a metadata marker.",
-      default: "the resource name plus a short hash, stable for this resource",
+      default: "the resource name, `-` and a 7-character hash, stable for this resource",
       policy: UPDATE,
     }),
     profile: required(v.custom({ kind: "string" }, nonEmpty("must be a profile name, short id or UUID (a non-empty string)")), {
-      description: "The profile nodes are built from (name, short id or UUID). A change is Senlin's rolling update of the nodes.",
+      description: "The profile nodes are built from (name, short id or UUID). A change is Senlin's rolling update of the nodes; " +
+        "Senlin refuses a profile of another profile type.",
       policy: UPDATE,
     }),
     timeout: optional(v.int(1, 2_147_483_647), {
@@ -118,7 +119,8 @@ export const clusterKind = defineKind({
       policy: RESIZE,
     }),
     policies: optional(v.custom({ kind: "list", of: policyBinding.type }, policyList()), {
-      description: "Policies to attach, as a set (order does not matter): attach new, detach removed, update a changed `enabled`.",
+      description: "Policies to attach, as a set (order does not matter, each policy at most once): one `policy_attach` per new policy, " +
+        "one `policy_detach` per removed one, one `policy_update` per changed `enabled`, nothing for the rest.",
       default: "[]",
       policy: inPlace("ClusterPolicies"),
     }),

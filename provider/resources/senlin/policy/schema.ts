@@ -20,11 +20,12 @@ export const policyKind = defineKind({
       description:
         "The policy name: an ASCII letter, then letters, digits, `_`, `.` or `-` (at most 254). Senlin names need not be " +
         "unique: clusters should refer to the policy by its `id`.",
-      default: "the resource name plus a short hash of the owner and the spec (a new spec gets a new name)",
+      default: "the resource name, `-` and a 7-character hash of the owner and the spec (a new spec gets a new name)",
       policy: inPlace("UpdatePolicy"),
     }),
     spec: required(typedSpec("policy", '`{ type: "senlin.policy.deletion", version: "1.0", properties: { criteria: "OLDEST_FIRST" } }`'), {
-      description: "What the policy does. Senlin never changes a policy's spec: a new spec is a new policy.",
+      description: "What the policy does. Senlin never changes a policy's spec: a new spec is a new policy, with a new derived name, " +
+        "created before the old one is deleted.",
       policy: replace,
       note: "Senlin policies are immutable apart from their name",
     }),

@@ -25,11 +25,12 @@ export const profileKind = defineKind({
       description:
         "The profile name: an ASCII letter, then letters, digits, `_`, `.` or `-` (at most 254). Senlin names need not be " +
         "unique: clusters should refer to the profile by its `id`.",
-      default: "the resource name plus a short hash of the spec (a new spec gets a new name)",
+      default: "the resource name, `-` and a 7-character hash of the owner and the spec (a new spec gets a new name)",
       policy: UPDATE,
     }),
     spec: required(typedSpec("profile", '`{ type: "os.nova.server", version: "1.0", properties: { flavor: "m1.small", image: "cirros" } }`'), {
-      description: "What nodes are built from. Senlin never changes a profile's spec: a new spec is a new profile.",
+      description: "What nodes are built from. Senlin never changes a profile's spec: a new spec is a new profile, with a new derived " +
+        "name, created before the old one is deleted.",
       policy: replace,
       note: "Senlin profiles are immutable apart from their name and metadata",
     }),

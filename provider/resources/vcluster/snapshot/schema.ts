@@ -19,9 +19,10 @@ export const snapshotKind = defineKind({
   inputs: {
     name: optional(dnsName(), {
       computed: true,
-      description: "The snapshot name, a DNS-1123 label.", default: "the resource name plus a short hash", policy: replace }),
-    vclusterName: required(dnsName(), { description: "The vcluster to snapshot; it must be RUNNING.", policy: replace }),
-    namespace: required(dnsName(), { description: "The vcluster's namespace; the snapshot lives there too.", policy: replace }),
+      description: "The snapshot name, a DNS-1123 label of at most 63 characters, unique in the namespace.",
+      default: "the resource name, `-` and a 7-character hash", policy: replace }),
+    vclusterName: required(dnsName(), { description: "The vcluster to snapshot, usually `vc.name`; it must be RUNNING.", policy: replace }),
+    namespace: required(dnsName(), { description: "The vcluster's namespace, a DNS-1123 label; the snapshot lives there too.", policy: replace }),
     description: optional(v.string(), { description: "Free text.", default: '""', policy: replace }),
     retentionHours: optional(v.int(RETENTION_HOURS.min, RETENTION_HOURS.max), {
       description: "Hours until the platform deletes the snapshot; 0 keeps it until deleted.",

@@ -18,6 +18,22 @@ const label = (argument?: string): Value<string> => ({ type: { kind: "string" },
 const UPDATE = inPlace("UpdateVCluster");
 const SCALE = inPlace("ScaleVCluster");
 
+/** Where UpdateVCluster puts each field it changes. */
+const MASK_PATHS = {
+  kubernetesVersion: "spec.kubernetes_version",
+  enableHa: "spec.enable_ha",
+  helmValues: "spec.helm_values",
+  sync: "spec.sync",
+  plugins: "spec.plugins",
+  ingress: "spec.ingress",
+  serviceAccount: "spec.service_account",
+  labels: "labels",
+} as const satisfies Readonly<Record<string, string>>;
+
+/** The note of an UpdateVCluster field: the mask path it goes in, from {@link MASK_PATHS}. */
+const updateNote = (field: keyof typeof MASK_PATHS, extra = ""): string =>
+  `one UpdateVCluster with every changed spec field, mask \`${MASK_PATHS[field]}\`${extra}`;
+
 /** `vcluster:VCluster`, every field written once, in the order fields appear in update masks. */
 export const vclusterKind = defineKind({
   type: "vcluster:VCluster",
@@ -29,8 +45,8 @@ export const vclusterKind = defineKind({
   inputs: {
     name: optional(dnsName(), {
       computed: true,
-      description: "The vcluster name, a DNS-1123 label.",
-      default: "the resource name plus a short hash, stable for this stack",
+      description: "The vcluster name, a DNS-1123 label of at most 63 characters.",
+      default: "the resource name, `-` and a 7-character hash, stable for this stack",
       policy: replace,
       note: "names the Helm release and every object of the vcluster",
     }),
@@ -67,53 +83,53 @@ export const vclusterKind = defineKind({
       note: "the platform records the project at creation only",
     }),
     kubernetesVersion: optional(v.custom({ kind: "string" }, semver()), {
-      description: "Kubernetes version `MAJOR.MINOR.PATCH`.",
+      description: "Kubernetes version `MAJOR.MINOR.PATCH` (a leading `v` is dropped).",
       default: '"1.28.0" (server)',
       policy: UPDATE,
-      note: "one UpdateVCluster with every changed spec field in its mask",
+      note: updateNote("kubernetesVersion"),
     }),
-    enableHa: optional(v.boolean(), { description: "High availability.", default: "false", policy: UPDATE, note: "same UpdateVCluster" }),
-    helmValues: optional(v.string(), { description: "Extra Helm values (YAML).", default: '""', policy: UPDATE, note: "same UpdateVCluster" }),
-    sync: optional(syncSpec, { description: "Host resources synced into the vcluster.", default: "none", policy: UPDATE, note: "same UpdateVCluster" }),
+    enableHa: optional(v.boolean(), { description: "High availability.", default: "false", policy: UPDATE, note: updateNote("enableHa") }),
+    helmValues: optional(v.string(), { description: "Extra Helm values (YAML).", default: '""', policy: UPDATE, note: updateNote("helmValues") }),
+    sync: optional(syncSpec, { description: "Host resources synced into the vcluster.", default: "none", policy: UPDATE, note: updateNote("sync") }),
     plugins: optional(v.custom({ kind: "list", of: pluginSpec.type }, pluginsSchema), {
       description: "Plugins, unique by name.",
       default: "[]",
       policy: UPDATE,
-      note: "same UpdateVCluster",
+      note: updateNote("plugins"),
     }),
-    ingress: optional(ingressSpec, { description: "API server ingress.", default: "none", policy: UPDATE, note: "same UpdateVCluster" }),
+    ingress: optional(ingressSpec, { description: "API server ingress.", default: "none", policy: UPDATE, note: updateNote("ingress") }),
     serviceAccount: optional(serviceAccountSpec, {
       description: "The control plane's service account.",
       default: "none",
       policy: UPDATE,
-      note: "same UpdateVCluster",
+      note: updateNote("serviceAccount"),
     }),
     labels: optional(userLabelsValue(), {
       description: "Kubernetes labels; `owner`, `project` and `clusterform.dev/owner` are reserved.",
       default: "{}",
       policy: UPDATE,
-      note: "same UpdateVCluster (the label map is replaced whole)",
+      note: updateNote("labels", " (the label map is replaced whole)"),
     }),
     replicas: optional(v.int(REPLICAS.min, REPLICAS.max), {
-      description: "Control plane replicas.",
+      description: "Control plane replicas; 3 or more is highly available.",
       default: "1",
       policy: SCALE,
-      note: "ScaleVCluster, then wait for RUNNING",
+      note: "one ScaleVCluster with `resources`, then a wait for RUNNING",
     }),
     resources: optional(resourcesSpec, {
       description: 'Control plane requests and limits (quantities such as `"500m"`, `"1Gi"`).',
       default: "none",
       policy: SCALE,
-      note: "same ScaleVCluster",
+      note: "one ScaleVCluster with `replicas`, then a wait for RUNNING",
     }),
     suspended: optional(v.boolean(), {
       description: "Paused: SuspendVCluster when set, ResumeVCluster when cleared.",
       default: "false",
       policy: inPlace("SuspendVCluster/ResumeVCluster"),
-      note: "ResumeVCluster first, SuspendVCluster last",
+      note: "with other changes in one `up`, ResumeVCluster runs first and SuspendVCluster last",
     }),
     restoreFrom: optional(v.custom({ kind: "string" }, orUnknown(z.string().min(1))), {
-      description: "A snapshot id to create the vcluster from (RestoreVCluster into a new vcluster).",
+      description: "A snapshot id (`snapshot.snapshotId`) to create the vcluster from (RestoreVCluster into a new vcluster).",
       default: "none",
       policy: ignored,
       note: "used at creation only; later changes do nothing",
@@ -123,7 +139,11 @@ export const vclusterKind = defineKind({
     vclusterId: { type: { kind: "string" }, description: "The platform's id, e.g. `vc-1700000000-1`." },
     phase: { type: { kind: "string" }, description: "RUNNING or SUSPENDED after a successful up; CREATING, SCALING, ... while changing." },
     apiServerEndpoint: { type: { kind: "string" }, description: "The API server URL, e.g. `https://dev.team-a.svc:443`." },
-    kubeconfig: { type: { kind: "string" }, description: "Admin kubeconfig (YAML).", secret: true },
+    kubeconfig: {
+      type: { kind: "string" },
+      description: "Admin kubeconfig (YAML). The platform serves kubeconfigs only while RUNNING, so a suspended vcluster keeps the last one seen.",
+      secret: true,
+    },
     readyReplicas: { type: { kind: "integer" }, description: "Ready control plane replicas (0 while suspended)." },
     helmRelease: {
       type: {
@@ -181,24 +201,12 @@ export interface FieldRule {
   note: string;
 }
 
-/** Where UpdateVCluster puts each field it changes. */
-const MASK_PATHS: Readonly<Record<string, string>> = {
-  kubernetesVersion: "spec.kubernetes_version",
-  enableHa: "spec.enable_ha",
-  helmValues: "spec.helm_values",
-  sync: "spec.sync",
-  plugins: "spec.plugins",
-  ingress: "spec.ingress",
-  serviceAccount: "spec.service_account",
-  labels: "labels",
-};
-
 /**
- * The field policy table of `vcluster:VCluster` as docs/platforms/vcluster.md shows it (a unit test keeps them
- * equal), from the definition. Order here is the order fields appear in update masks.
+ * The field policy table of `vcluster:VCluster`, from the definition; its reference page
+ * (docs/reference/vcluster-vcluster.md) shows each rule in the inputs' "on change" column (a unit test keeps them equal). Order here is the order fields appear in update masks.
  */
 export const VCLUSTER_FIELDS: Readonly<Record<string, FieldRule>> = Object.fromEntries(
-  Object.entries(vclusterKind.inputs).map(([field, f]) => [field, { policy: f.policy as FieldPolicy, maskPath: MASK_PATHS[field], note: f.note ?? "" }]),
+  Object.entries(vclusterKind.inputs).map(([field, f]) => [field, { policy: f.policy as FieldPolicy, maskPath: (MASK_PATHS as Readonly<Record<string, string>>)[field], note: f.note ?? "" }]),
 );
 
 /** The policy table the kit plans with, derived from the definition. */

@@ -26,14 +26,14 @@ export const resourcesSpec = v.object("ResourceRequirements", "Control plane req
 
 /** `network`: CIDRs and DNS of the virtual cluster. */
 export const networkSpec = v.object("NetworkConfig", "CIDRs and DNS of the virtual cluster.", {
-  podCidr: optional(str(cidr()), { description: 'Pod network, e.g. `"10.42.0.0/16"`.', default: "the server's" }),
-  serviceCidr: optional(str(cidr()), { description: "Service network.", default: "the server's" }),
+  podCidr: optional(str(cidr()), { description: 'Pod network, an IPv4 or IPv6 CIDR, e.g. `"10.42.0.0/16"`.', default: "the server's" }),
+  serviceCidr: optional(str(cidr()), { description: "Service network, an IPv4 or IPv6 CIDR.", default: "the server's" }),
   enableNetworkPolicies: optional(flag(), { description: "Enforce network policies.", default: "false" }),
-  dnsServiceIp: optional(str(ipAddress()), { description: "The cluster DNS service address.", default: "the server's" }),
+  dnsServiceIp: optional(str(ipAddress()), { description: "The cluster DNS service address (IPv4 or IPv6).", default: "the server's" }),
   dns: optional(
     v.object("DnsConfig", "DNS settings of the virtual cluster's pods.", {
       nameservers: optional({ type: { kind: "list", of: { kind: "string" } }, validate: orUnknown(z.array(ipAddress())) }, {
-        description: "Nameserver addresses.",
+        description: "Nameserver addresses (IPv4 or IPv6).",
         default: "[]",
       }),
       searches: optional(texts(), { description: "Search domains.", default: "[]" }),
@@ -47,7 +47,7 @@ export const networkSpec = v.object("NetworkConfig", "CIDRs and DNS of the virtu
 export const storageSpec = v.object("StorageConfig", "etcd persistence.", {
   defaultStorageClass: optional(text(), { description: "Default storage class.", default: '""' }),
   enablePersistence: optional(flag(), { description: "Persist etcd data.", default: "false" }),
-  persistenceSize: optional(str(quantity()), { description: 'Volume size, e.g. `"5Gi"`.', default: "the server's" }),
+  persistenceSize: optional(str(quantity()), { description: 'Volume size, a Kubernetes quantity, e.g. `"5Gi"`.', default: "the server's" }),
   persistenceStorageClass: optional(text(), { description: "Storage class of the volume.", default: '""' }),
 });
 
