@@ -203,8 +203,16 @@ cf_setup_pulumi() {
 
 # Steps: node, deps (npm ci + build), pulumi, go-clients, languages, opentofu, kubernetes, openstack. No argument means all of them, in that order.
 cf_setup() {
-  local start=$SECONDS step
+  local start=$SECONDS step lock_fd
   [ $# -gt 0 ] || set -- node deps pulumi go-clients languages opentofu kubernetes openstack
+  # One set-up at a time per cache: a second checkout (another CI job, a worktree) set up while a
+  # cold build runs waits for it and then finds the tool cached, instead of building it again.
+  mkdir -p "$CF_CACHE"
+  exec {lock_fd}>"$CF_CACHE/.setup.lock"
+  if ! flock -n "$lock_fd"; then
+    cf_log "waiting for another set-up using $CF_CACHE to finish"
+    flock "$lock_fd"
+  fi
   for step in "$@"; do
     case "$step" in
     node) cf_setup_node ;;
@@ -218,6 +226,8 @@ cf_setup() {
     *) cf_fail "unknown set-up step '$step'" "use node, deps, pulumi, go-clients, languages, opentofu, kubernetes or openstack" ;;
     esac
   done
+  flock -u "$lock_fd"
+  exec {lock_fd}>&-
   cf_log "ready in $((SECONDS - start)) s"
 }
 

@@ -1,5 +1,6 @@
-import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -70,5 +71,25 @@ describe("scripts/setup.sh: Node", () => {
     });
     expect(result.status).toBe(0);
     expect(result.stderr).toContain(`node: using ${process.execPath} (${process.version})`);
+  });
+});
+
+describe("scripts/setup.sh: concurrent set-ups", () => {
+  it("waits for another set-up holding the same cache, and starts only once it has finished", async () => {
+    const cache = mkdtempSync(path.join(tmpdir(), "cf-cache-"));
+    const events = path.join(cache, "events");
+    // Stands in for a set-up in the middle of a cold build: holds the cache's lock for a moment.
+    const holder = spawn("flock", [path.join(cache, ".setup.lock"), "-c", `echo holder-started >>${events}; sleep 1; echo holder-done >>${events}`]);
+    while (!existsSync(events)) await new Promise((resolve) => setTimeout(resolve, 20));
+    const second = spawn("bash", ["-c", `bash "${path.join(repoRoot(), "scripts", "setup.sh")}" node 2>&1; echo setup-done >>${events}`], {
+      env: { ...process.env, CLUSTERFORM_CACHE: cache },
+    });
+    let output = "";
+    second.stdout.on("data", (chunk) => {
+      output += chunk;
+    });
+    await Promise.all([once(holder, "exit"), once(second, "exit")]);
+    expect(output).toContain(`waiting for another set-up using ${cache} to finish`);
+    expect(readFileSync(events, "utf8").trim().split("\n")).toEqual(["holder-started", "holder-done", "setup-done"]);
   });
 });
