@@ -272,3 +272,26 @@ describe("withPartialState", () => {
     expect(withPartialState(err, "w-a", {})).toBe(err);
   });
 });
+
+describe("defineResource: a delete of the object the state keeps does not run", () => {
+  const owned = { name: "a", size: 1, owner: "o1" };
+  type Step = (h: ReturnType<typeof widget>["handler"]) => Promise<unknown>;
+  const create: Step = (h) => h.create({ ...owned, deleteBeforeReplace: false });
+  const checkNew: Step = (h) => h.check({}, { ...owned });
+  const diffSame: Step = (h) => h.diff("w-a", { ...owned }, { ...owned, size: 2 });
+  const diffReplace: Step = (h) => h.diff("w-a", { ...owned }, { ...owned, color: "red" });
+
+  it.each<[string, Step[], string, boolean]>([
+    ["this process's create returned the id (a create-first replacement adopted the object)", [create], "w-a", false],
+    ["the live state's diff named the id and replaced nothing (a condemned copy from an interrupted run)", [diffSame], "w-a", false],
+    ["nothing in this process named the id", [], "w-a", true],
+    ["the diff planned a replacement", [diffSame, diffReplace], "w-a", true],
+    ["a check without old inputs followed the diff (the engine replaces it after all)", [diffSame, checkNew], "w-a", true],
+    ["another id than the one created", [create], "w-b", true],
+  ])("keeps it only when %s", async (_, steps, id, deleted) => {
+    const { handler, calls } = widget();
+    for (const step of steps) await step(handler);
+    await handler.delete(id, { ...owned });
+    expect(calls.filter((c) => c.op === "delete").map((c) => c.args[1])).toEqual(deleted ? [id] : []);
+  });
+});

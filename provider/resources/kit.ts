@@ -6,7 +6,7 @@ import { type CheckFailure, describeValue, isUnknown, validateInputs } from "../
 import { type Reporter, reporterFor } from "../engine-log";
 import { type KindPlanner, planUpdate, type UpdatePlan } from "../plan/operation";
 import type { ResourceHandler } from "../registry";
-import { ReplacementGuard, replacementClash, replaceOrderOf } from "./replacement";
+import { KeptObjects, ReplacementGuard, replacementClash, replaceOrderOf } from "./replacement";
 
 type Props = Record<string, unknown>;
 
@@ -75,13 +75,16 @@ export interface ResourceDefinition<I> {
  * are pure (they never call the platform: the engine runs them one resource at a time, and a no-op
  * preview must cost nothing); the platform is touched only by create, read, update and delete.
  *
- * Replacement safety lives here, for every resource kind (see replacement.ts): replacements delete
- * the old object first unless the program opts out with `deleteBeforeReplace: false`, and `create`
- * adopts a found object only when it cannot be the one being replaced.
+ * Replacement safety lives here, for every resource kind and engine (see replacement.ts):
+ * replacements delete the old object first unless the program opts out with `deleteBeforeReplace:
+ * false`, `create` adopts a found object only when it cannot be the one being replaced, and a delete
+ * of the object the state keeps for the same resource (a create-first replacement that adopted it)
+ * does not run.
  */
 export function defineResource<I>(def: ResourceDefinition<I>): ResourceHandler {
   let config: ConfigReader = { get: () => undefined };
   const guard = new ReplacementGuard();
+  const kept = new KeptObjects();
   const contextFor = (props: Props): OperationContext => ({
     get config() {
       return config;
@@ -104,11 +107,13 @@ export function defineResource<I>(def: ResourceDefinition<I>): ResourceHandler {
       const inputs = { ...completed, ...definedOnly({ deleteBeforeReplace, resourceUrn }) };
       const updating = Object.keys(olds).length > 0;
       if (updating) guard.remember(inputs, def.identity(olds));
+      kept.checked(inputs, updating);
       const failures = def.checkChange && updating ? def.checkChange(olds, inputs) : [];
       return { inputs: { ...inputs, __provider }, failures: failures.map(forEngine) };
     },
-    async diff(_id, olds, news) {
+    async diff(id, olds, news) {
       const plan = planDiff(def.policies, withUnreportedAdopted(olds, news), news);
+      kept.diffed(news, id, plan.replaces);
       if (plan.replaces.length === 0) return { changes: plan.changes, replaces: [], deleteBeforeReplace: false };
       // Inputs without the SDK's hidden `deleteBeforeReplace` (the native plugin) take the kind's order.
       const createFirst = news.deleteBeforeReplace === undefined ? def.replaceOrder === "create-first" : replaceOrderOf(news) === "create-first";
@@ -124,6 +129,7 @@ export function defineResource<I>(def: ResourceDefinition<I>): ResourceHandler {
         confirmAdoption: (operation, identity) => guard.confirmAdoption(inputs, operation, identity),
       };
       const { id, outs } = await def.operations.create(createCtx, inputs as I & Props);
+      kept.createdAs(inputs, id);
       return { id, outs: { ...inputs, ...outs } };
     },
     async read(id, props) {
@@ -137,7 +143,10 @@ export function defineResource<I>(def: ResourceDefinition<I>): ResourceHandler {
       return { outs: { ...news, ...outs } };
     },
     async delete(id, props) {
-      await def.operations.delete(contextFor(props), id, props);
+      const ctx = contextFor(props);
+      const reason = kept.reasonToKeep(props, id);
+      if (reason !== undefined) return ctx.report.warn(reason);
+      await def.operations.delete(ctx, id, props);
     },
   } satisfies ResourceHandler;
 }

@@ -85,3 +85,67 @@ export function replacementClash(identity: string, replaceFields: readonly strin
 function keyOf(inputs: Props): string | undefined {
   return typeof inputs.owner === "string" ? inputs.owner : undefined;
 }
+
+/**
+ * Deletes that must not run, per resource kind, within one provider process: the object they would
+ * delete is the one the state keeps for the same resource. Two ways a state names an object twice:
+ *
+ * - A replacement created first under the identity of the object it replaces (`pulumi up
+ *   --replace` or a tainted resource, whose Check has no old inputs and no Diff; OpenTofu's
+ *   `-replace` or a replacement with `create_before_destroy`): `create` adopted that very object
+ *   and the engine then deletes the old state's id, which is the same. Skipped when this process's
+ *   create of the resource returned that id.
+ * - Such a run was killed before its delete: the checkpoint holds the live state and the condemned
+ *   old one, one id. Pulumi deletes condemned states after the program has registered every
+ *   resource (performPostSteps, pkg/resource/deploy), so this process has by then diffed the live
+ *   state. Skipped when the resource's Diff named the same id and planned no replacement, and no
+ *   Check without old inputs (the engine creating the resource after all) came after it.
+ *
+ * Resources are told apart by their ownership marker, as in {@link ReplacementGuard}.
+ */
+export class KeptObjects {
+  private readonly created = new Map<string, string>();
+  private readonly diffedLive = new Map<string, string>();
+
+  /** A check: without old inputs the engine will create the resource, so any delete of its old id is real. */
+  checked(inputs: Props, hadOlds: boolean): void {
+    const key = keyOf(inputs);
+    if (key !== undefined && !hadOlds) this.diffedLive.delete(key);
+  }
+
+  /** A diff of the live object `id`: kept unless the diff replaces it. */
+  diffed(inputs: Props, id: string, replaces: readonly string[]): void {
+    const key = keyOf(inputs);
+    if (key === undefined) return;
+    if (replaces.length === 0) this.diffedLive.set(key, id);
+    else this.diffedLive.delete(key);
+  }
+
+  /** A create that returned `id`. */
+  createdAs(inputs: Props, id: string): void {
+    const key = keyOf(inputs);
+    if (key !== undefined) this.created.set(key, id);
+  }
+
+  /** Why deleting `id` of the resource these properties belong to must not run, or undefined when it must. */
+  reasonToKeep(props: Props, id: string): string | undefined {
+    const key = keyOf(props);
+    if (key === undefined) return undefined;
+    const advice =
+      "to recreate it, replace it deleting first (Pulumi: the resource option deleteBeforeReplace: true with `pulumi up --replace`; " +
+      "OpenTofu: without create_before_destroy)";
+    if (this.created.get(key) === id) {
+      return (
+        `kept ${JSON.stringify(id)}: this run's replacement created first under the same identity and adopted that very object, ` +
+        `so deleting the old state's copy would delete what the state now names; ${advice}`
+      );
+    }
+    if (this.diffedLive.get(key) === id) {
+      return (
+        `kept ${JSON.stringify(id)}: the state names it as this resource's live object (an earlier replacement adopted it and ` +
+        `was interrupted before it dropped the old state's copy), so only that copy is dropped; ${advice}`
+      );
+    }
+    return undefined;
+  }
+}

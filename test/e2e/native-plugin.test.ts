@@ -6,6 +6,7 @@ import { compareWithState, startAllKindsPlane } from "../harness/all-kinds";
 import { changingSteps, type EngineStack, openStack, spawnCli } from "../harness/engine";
 import { MUTATIONS } from "../harness/interrupt";
 import type { LocalPlane } from "../harness/local-plane";
+import { killTree } from "../harness/processes";
 import { SENLIN_USER } from "../harness/senlin-stack";
 import { clusterformTarball, copyProgram, installWorkspace } from "../harness/workspace";
 import { CC_PASSWORD } from "./cyclecloud-support";
@@ -91,7 +92,44 @@ describe("native plugin: every kind on one stack through an explicit provider", 
     expect(steps(result)).toEqual(["create-replacement pool", "delete-replaced pool", "replace pool"]);
     const calls = (await plane.audit(since)).filter((e) => e.api === "cmassh" && e.code === "OK" && /NodePool$/.test(e.operation));
     expect(calls.map((e) => e.operation)).not.toContain("DeleteNodePool");
-    expect(result.stdout).toContain("this run's replacement of the resource adopted that very object");
+    expect(result.stdout).toContain("this run's replacement created first under the same identity and adopted that very object");
+    const comparison = await compareWithState(plane, stack);
+    expect(comparison["cmassh:NodePool"]).toMatchObject({ orphans: [], missing: [] });
+    expect(steps(await stack.preview())).toEqual([]);
+  });
+
+  it("loses nothing when a `pulumi up --replace` of the pool is killed after its adopting create: the next up drops only the old state's copy", async () => {
+    const poolUrn = await stack.urnOf("pool");
+    const poolId = (await stack.exportState()).deployment.resources.find((r: { urn: string }) => r.urn === poolUrn).id;
+    const since = await plane.lastSeq();
+    // The resource pool's update is held, so the run is still going when the pool's create-first
+    // replacement has adopted the pool: the engine deletes replaced states after every other step.
+    await plane.addFault({ api: "peloton", operation: "UpdateResourcePool", action: "delay", delayMs: 20_000, count: 1 });
+    await stack.setConfig("test:respoolLimit", "130");
+    const cli = spawnCli(programDir, ["up", "--yes", "--skip-preview", "--replace", poolUrn, "--stack", stack.stack.name]);
+    const exited = new Promise((resolve) => cli.once("exit", resolve));
+    const poolStates = async () => {
+      try {
+        const resources: { urn: string; id: string; delete?: boolean }[] = JSON.parse(await stack.storedState()).checkpoint.latest.resources ?? [];
+        return resources.filter((r) => r.urn === poolUrn).map((r) => `${r.id}${r.delete ? " (condemned)" : ""}`).sort();
+      } catch {
+        return []; // the file is being rewritten
+      }
+    };
+    // Killed while the checkpoint holds the pool twice, the new state and the condemned old one, one id.
+    await expect.poll(poolStates, { timeout: 60_000, interval: 200 }).toEqual([poolId, `${poolId} (condemned)`]);
+    killTree(cli.pid!);
+    await exited;
+    await stack.stack.cancel();
+    expect((await plane.audit(since)).filter((e) => e.operation === "DeleteNodePool")).toEqual([]);
+
+    // The next up runs the condemned state's delete (after the program registered the pool again,
+    // whose Diff named the same id live): the plugin drops that copy and keeps the pool.
+    const result = await stack.up();
+    expect(result.stdout).toContain("the state names it as this resource's live object");
+    // Adoption scales the found pool to the program's count; no pool was added and none deleted.
+    expect((await plane.audit(since)).filter((e) => e.api === "cmassh" && e.code === "OK" && /^(Add|Delete)NodePool$/.test(e.operation))).toEqual([]);
+    expect(await poolStates()).toEqual([poolId]);
     const comparison = await compareWithState(plane, stack);
     expect(comparison["cmassh:NodePool"]).toMatchObject({ orphans: [], missing: [] });
     expect(steps(await stack.preview())).toEqual([]);

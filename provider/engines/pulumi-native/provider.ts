@@ -2,7 +2,6 @@ import type * as pulumi from "@pulumi/pulumi";
 import { type ConfigReader, PLATFORMS, resolveEndpoint } from "../../core/config";
 import { ClusterformError } from "../../core/errors";
 import { failureInEngineNames, fromEngineNames, hiddenOf, toEngineNames } from "../../definition/names";
-import { reporterFor } from "../../engine-log";
 import { announcePlan } from "../../plan/announce";
 import { importerFor } from "../../resources/imports";
 import { IMPORT_UNREPORTED } from "../../resources/kit";
@@ -110,15 +109,6 @@ function withOwnTimeouts(outs: Props, timeouts: unknown): Props {
   return timeouts === undefined ? rest : { ...rest, timeouts };
 }
 
-/**
- * The id each URN's create returned in this process. `pulumi up --replace` creates first (the
- * engine calls no Diff, so the plugin cannot ask to delete first) with the very identity of the
- * object it replaces: create finds that object and adopts it, then the engine deletes the old id.
- * A delete of the id this run's create of the same resource returned is that case: skipping it
- * keeps the object the state now names (see docs/native-plugin.md).
- */
-const createdIds = new Map<string, string>();
-
 /** Replaced URNs whose Check with old inputs ran in this process: their second Check (no olds) is a replacement's. */
 const replacing = new Set<string>();
 
@@ -171,7 +161,6 @@ export function nativeProvider(version: string, schema: () => Promise<string>): 
       const props: Props = { ...inward(handlerType, urn, plain), ...orderOf(urn) };
       try {
         const result = await handler(handlerType).create(effectiveTimeouts(props, "create", request));
-        createdIds.set(urn, result.id);
         return { id: result.id, outs: marked(type, outward(handlerType, withOwnTimeouts(result.outs as Props, props.timeouts)), secretKeys) };
       } catch (err) {
         const e = err as { properties?: Props };
@@ -210,12 +199,6 @@ export function nativeProvider(version: string, schema: () => Promise<string>): 
     async delete(id, urn, props) {
       const request = takeCurrentRequest();
       const { handlerType } = kindOf(parseUrn(urn).type);
-      if (createdIds.get(urn) === id) {
-        await reporterFor({ resourceUrn: urn }).warn(
-          `kept ${JSON.stringify(id)}: this run's replacement of the resource adopted that very object (\`pulumi up --replace\` keeps a derived name), so deleting it would leave the state naming nothing; to recreate it, set the resource option deleteBeforeReplace: true`,
-        );
-        return;
-      }
       await handler(handlerType).delete(id, effectiveTimeouts(inward(handlerType, urn, unwrapSecrets(props).plain), "delete", request));
     },
   };

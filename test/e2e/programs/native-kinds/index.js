@@ -2,6 +2,7 @@
 // Every kind through the native plugin, registered by type token (no SDK class needed), all on one
 // explicit provider whose endpoint and credentials (secret) come from `test:` config.
 // `test:round` moves every resource (the Senlin profile's metadata, the policy's name included) to its next in-place state; `test:poolType` replaces the pool;
+// `test:respoolLimit` changes the resource pool alone (in place);
 // `test:only=cluster` keeps just the cmassh cluster (cancellation and customTimeouts tests);
 // `test:migrate=dynamic|native` is the one-cluster migration program (point 5); `test:importId`
 // imports the native one with the `import` option instead.
@@ -56,7 +57,7 @@ if (migrate === "dynamic") {
       "respool",
       {
         resources: [
-          { kind: "cpu", reservation: 4, limit: pick([100, 120]) },
+          { kind: "cpu", reservation: 4, limit: config.getNumber("respoolLimit") ?? pick([100, 120]) },
           { kind: "memory", reservation: 1024, limit: 102400 },
         ],
       },
