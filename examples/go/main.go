@@ -3,35 +3,9 @@
 // cluster built from it, a Peloton resource pool and a stateless job in it, a vcluster and a
 // snapshot of it. The native provider plugin (pulumi-resource-clusterform) serves them.
 //
-// # Where the SDK comes from
-//
-// The package github.com/clusterform/clusterform/sdk/go is not committed: Pulumi's own Go code
-// generator writes it from schema.json into the build output, and go.mod points there:
-//
-//	npm run generate:sdks        # .work/sdks/go (and the other languages), offline
-//
-// The schema is itself generated from the resource definitions (npm run generate:schema), so a
-// committed copy of the SDK would be a second derived artifact that every change to a field or a
-// description must regenerate, and that every branch touching the schema would conflict on. The
-// module path is not published anywhere a `go get` could reach, so committing it would buy Go users
-// nothing either. test/e2e/languages-lifecycle.test.ts generates the SDK from the repository's
-// schema.json, points this module's replace line at it, and builds and runs this program.
-//
-// # Building offline
-//
-// With the Go caches the set-up fills (scripts/setup/languages.sh primes the Pulumi Go SDK there):
-//
-//	GOMODCACHE=~/.cache/clusterform/go/mod GOCACHE=~/.cache/clusterform/go/build \
-//	  GOFLAGS=-modcacherw GOTOOLCHAIN=local go build ./...
-//
-// go.sum pins every module, so the build asks the module proxy for nothing the caches hold.
-//
-// # Changing it
-//
-// Every size and version comes from stack config, declared with its type and default in Pulumi.yaml
-// as in examples/yaml/Pulumi.yaml; each change is an update in place by the platform's own
-// operation (UpgradeCluster, ScaleNodePool, CreateNodes, Senlin's resize, Peloton's ReplaceJob
-// rolling update, UpdateVCluster).
+// The package github.com/clusterform/clusterform/sdk/go is generated from schema.json, not
+// committed; go.mod points at the generated copy. How to generate it, build offline, run the
+// program and change it, and why the SDK is not committed: docs/languages.md.
 package main
 
 import (

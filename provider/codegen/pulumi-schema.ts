@@ -58,6 +58,10 @@ class TypeRegistry {
     if (field.secret) spec.secret = true;
     if (field.policy?.kind === "replace") spec.replaceOnChanges = true;
     if (field.policy) spec.language = { clusterform: { ...field.policy, ...(field.note ? { note: field.note } : {}) } };
+    if (field.example !== undefined) {
+      const ext = (spec.language as { clusterform?: Json } | undefined)?.clusterform;
+      spec.language = { clusterform: { ...ext, example: field.example } };
+    }
     return spec;
   }
 

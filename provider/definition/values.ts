@@ -66,6 +66,12 @@ export interface Field<T = unknown, P extends boolean = boolean> {
   readonly policy?: ChangePolicy;
   /** Why the field changes the way it does, for the docs (e.g. "pod CIDRs are fixed at creation"). */
   readonly note?: string;
+  /**
+   * A value the generated examples (the reference pages) give the field, where one made up from its
+   * type would fail validation (a version, one of an enum). An optional input with an example is
+   * part of the examples too (a pool that needs `count` or `coreCount`).
+   */
+  readonly example?: string | number | boolean;
   readonly names?: EngineNames;
 }
 
@@ -75,6 +81,7 @@ export interface FieldOptions {
   computed?: boolean;
   policy?: ChangePolicy;
   note?: string;
+  example?: string | number | boolean;
   secret?: boolean;
   names?: EngineNames;
 }

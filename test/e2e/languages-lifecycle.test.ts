@@ -1,8 +1,11 @@
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, symlinkSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse, stringify } from "yaml";
+import { codeBlocks, sectionFiles } from "../../tools/reference-docs/doc-examples";
+import { renderReference } from "../../tools/reference-docs/render";
 import { ALL_KINDS_PLANE_FLAGS, compareStacksWithPlane, KINDS, planeInventory } from "../harness/all-kinds";
 import { changingSteps, type EngineStack, openStack, resourceSteps } from "../harness/engine";
 import { type AuditEntry, type LocalPlane, startLocalPlane } from "../harness/local-plane";
@@ -10,6 +13,7 @@ import { repoRoot, workDir } from "../harness/paths";
 import { SENLIN_USER } from "../harness/senlin-stack";
 import { clusterformTarball, installWorkspace } from "../harness/workspace";
 import { CC_PASSWORD } from "./cyclecloud-support";
+import { timeline } from "./peloton-support";
 
 /**
  * The YAML and Go examples (examples/yaml, examples/go) through the real engine on the native
@@ -36,18 +40,27 @@ type Program = (typeof PROGRAMS)[number];
 /** The resources of both examples, by logical name. */
 const NAMES = ["cc", "cluster", "job", "pool", "profile", "respool", "senlin", "snap", "vc"];
 
+/** A resource of a program's state: its id, inputs and outputs. */
+interface Recorded {
+  id: string;
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+}
+
 /**
- * The in-place change of every platform (stack config of the examples), the resource it updates
- * and the platform operation the audit log must show for it, on that platform's API.
+ * The in-place change of every platform (stack config of the examples), the resource it updates,
+ * and the one platform call the audit log must show for it: API, operation and the target the
+ * plane records (derived from the resource's state).
  */
-const CHANGES = [
-  { key: "clusterVersion", value: "1.31.6", resource: "cluster", api: "cmassh", operation: "UpgradeCluster" },
-  { key: "poolCount", value: "2", resource: "pool", api: "cmassh", operation: "ScaleNodePool" },
-  { key: "cyclecloudCount", value: "2", resource: "cc", api: "cyclecloud", operation: "CreateNodes" },
-  { key: "senlinCapacity", value: "2", resource: "senlin", api: "senlin", operation: "ResizeCluster" },
-  { key: "jobImage", value: "nginx:1.28", resource: "job", api: "peloton", operation: "ReplaceJob" },
-  { key: "vclusterVersion", value: "1.30.2", resource: "vc", api: "vcluster", operation: "UpdateVCluster" },
-] as const;
+const CHANGES: { key: string; value: string; resource: string; api: string; operation: string; target: (r: Recorded) => string }[] = [
+  { key: "clusterVersion", value: "1.31.6", resource: "cluster", api: "cmassh", operation: "UpgradeCluster", target: (r) => r.id },
+  { key: "poolCount", value: "2", resource: "pool", api: "cmassh", operation: "ScaleNodePool", target: (r) => r.id },
+  // Nodes are added through the cluster's API: the call's target is the cluster.
+  { key: "cyclecloudCount", value: "2", resource: "cc", api: "cyclecloud", operation: "CreateNodes", target: (r) => String(r.outputs.clusterName) },
+  { key: "senlinCapacity", value: "2", resource: "senlin", api: "senlin", operation: "ResizeCluster", target: (r) => r.id },
+  { key: "jobImage", value: "nginx:1.28", resource: "job", api: "peloton", operation: "ReplaceJob", target: (r) => r.id },
+  { key: "vclusterVersion", value: "1.30.2", resource: "vc", api: "vcluster", operation: "UpdateVCluster", target: (r) => `${r.outputs.namespace}/${r.outputs.name}` },
+];
 
 /** Calls that only read (and Keystone's tokens): everything else in the audit log is a write. */
 const READ = /^(Get|List|Describe|Lookup|Query|Watch|Show|Browse)/;
@@ -55,14 +68,19 @@ const writes = (entries: AuditEntry[]) => entries.filter((e) => e.api !== "keyst
 
 const ops = (r: Parameters<typeof changingSteps>[0]) => changingSteps(r).map((s) => `${s.op} ${s.name}`).sort();
 
-/** One field of the program's resources in the state (`id`, `inputs`), by logical name. */
-async function recorded(stack: EngineStack, field: "id" | "inputs"): Promise<Record<string, unknown>> {
+/** The program's resources in the state, by logical name. */
+async function state(stack: EngineStack): Promise<Record<string, Recorded>> {
   const resources = (await stack.exportState()).deployment.resources ?? [];
   return Object.fromEntries(
     resources
       .filter((r: { custom?: boolean; type: string }) => r.custom && r.type.startsWith("clusterform:"))
-      .map((r: { urn: string; id: string; inputs: unknown }) => [r.urn.split("::").at(-1), r[field]]),
+      .map((r: Recorded & { urn: string }) => [r.urn.split("::").at(-1), { id: r.id, inputs: r.inputs, outputs: r.outputs }]),
   );
+}
+
+/** One field of the program's resources in the state (`id`, `inputs`), by logical name. */
+async function recorded(stack: EngineStack, field: "id" | "inputs"): Promise<Record<string, unknown>> {
+  return Object.fromEntries(Object.entries(await state(stack)).map(([name, r]) => [name, r[field]]));
 }
 const ids = (stack: EngineStack) => recorded(stack, "id");
 
@@ -75,14 +93,43 @@ function copyExample(workspace: string, example: Program): string {
   return dest;
 }
 
+/** A YAML program written into a fresh folder of the workspace, its plugin path resolving as for the examples. */
+function yamlProgram(workspace: string, label: string, text: string): string {
+  const dest = mkdtempSync(path.join(workspace, `${label}-`));
+  writeFileSync(path.join(dest, "Pulumi.yaml"), text);
+  symlinkSync(path.join(workspace, "node_modules"), path.join(dest, "node_modules"));
+  return dest;
+}
+
+/** The README's YAML start, `Pulumi.yaml` as a user copies it. */
+const readmeYaml = () => sectionFiles(readFileSync(path.join(repoRoot(), "README.md"), "utf8"), "YAML")["Pulumi.yaml"];
+
+/**
+ * The README's YAML start with the YAML example of every reference page added to it (docs/reference,
+ * rendered from schema.json as the committed pages are), each example's resource named after its
+ * page: one program, so one preview checks them all.
+ */
+function readmeAndReferenceExamples(): { text: string; resources: string[] } {
+  const schema = JSON.parse(readFileSync(path.join(repoRoot(), "schema.json"), "utf8"));
+  const program = parse(readmeYaml());
+  for (const page of renderReference(schema).filter((p) => p.text.includes("## Example"))) {
+    const example = parse(codeBlocks(page.text, "yaml")[0]);
+    program.config = { ...program.config, ...example.config };
+    const [resource] = Object.values(example.resources);
+    program.resources[page.file.replace(/\.md$/, "")] = resource;
+  }
+  return { text: stringify(program), resources: Object.keys(program.resources).sort() };
+}
+
 describe("YAML and Go programs on the native plugin: the examples' lifecycle through the engine", () => {
   let plane: LocalPlane;
+  let workspace: string;
   const stacks = {} as Record<Program, EngineStack>;
   const timings: Record<string, number> = {};
 
   beforeAll(async () => {
     const started = Date.now();
-    const workspace = installWorkspace("languages", { clusterform: clusterformTarball() });
+    workspace = installWorkspace("languages", { clusterform: clusterformTarball() });
     plane = await startLocalPlane({ workspace, timeScale: 0.2, flags: ALL_KINDS_PLANE_FLAGS });
     // The Go SDK, generated from the repository's schema.json into the build output; the example's
     // go.mod points at it (the only line of the example that changes here). A fixed folder (its go/
@@ -120,6 +167,25 @@ describe("YAML and Go programs on the native plugin: the examples' lifecycle thr
     }
   };
 
+  it("previews the README's YAML start and every reference page's YAML example through the plugin; a misspelt property fails before any call", async () => {
+    const started = Date.now();
+    const config = { "clusterform:endpoint": { value: plane.url } };
+    const since = await plane.lastSeq();
+    // The plugin's checks accept every value (a value they refuse fails the preview).
+    const examples = readmeAndReferenceExamples();
+    expect(examples.resources).toEqual(expect.arrayContaining(["cluster", "pool", "cmassh-node-pool", "vcluster-snapshot"]));
+    expect(examples.resources).toHaveLength(2 + readdirSync(path.join(repoRoot(), "docs", "reference")).filter((f) => f !== "README.md" && f !== "provider.md").length);
+    const all = await openStack({ programDir: yamlProgram(workspace, "doc-examples", examples.text), config });
+    expect(ops(await all.preview())).toEqual(examples.resources.map((r) => `create ${r}`));
+    // docs/languages.md: the YAML language host checks properties against the plugin's schema.
+    const misspelt = readmeYaml().replace("      count: 3\n", "      cuont: 3\n");
+    expect(misspelt).not.toBe(readmeYaml());
+    const wrong = await openStack({ programDir: yamlProgram(workspace, "misspelt-yaml", misspelt), config });
+    await expect(wrong.preview()).rejects.toThrow(/clusterform:cmassh:NodePool is not assignable from \{[^}]*\bcuont: number\}/);
+    expect(await plane.audit(since)).toEqual([]);
+    timings["doc examples"] = Date.now() - started;
+  });
+
   it("creates every resource of both programs; the plane holds exactly what the states name; secrets stay encrypted; a preview plans nothing", async () => {
     await each("create", async (program, stack) => {
       const result = await stack.up();
@@ -151,15 +217,23 @@ describe("YAML and Go programs on the native plugin: the examples' lifecycle thr
       const since = await plane.lastSeq();
       const project = (await stack.stack.workspace.projectSettings()).name;
       await stack.stack.setAllConfig(Object.fromEntries(CHANGES.map((c) => [`${project}:${c.key}`, { value: c.value }])));
+      const started = Math.max(0, ...(await timeline(plane, before.job as string)).map((e) => e.createdMs));
       const result = await stack.up();
       expect({ program, ops: ops(result) }).toEqual({ program, ops: CHANGES.map((c) => `update ${c.resource}`).sort() });
       // Same objects (no replacement), and the platforms saw exactly the six operations, nothing created or deleted.
       expect({ program, ids: await ids(stack) }).toEqual({ program, ids: before });
-      const done = writes(await plane.audit(since)).filter((e) => e.code === "OK");
-      expect({ program, done: [...new Set(done.map((e) => `${e.api} ${e.operation}`))].sort() }).toEqual({
+      // Every write counted, failed ones too: one call per change, on the resource it changes.
+      const after = await state(stack);
+      const done = writes(await plane.audit(since)).map((e) => `${e.api} ${e.operation} ${e.target} ${e.code}`);
+      expect({ program, done: done.sort() }).toEqual({
         program,
-        done: CHANGES.map((c) => `${c.api} ${c.operation}`).sort(),
+        done: CHANGES.map((c) => `${c.api} ${c.operation} ${c.target(after[c.resource])} OK`).sort(),
       });
+      // The job's rollout ran in batches of `updatePolicy.batchSize` (1): each instance's new pod
+      // started at its own moment, instance 0 before instance 1.
+      const rolled = (await timeline(plane, after.job.id)).filter((e) => e.createdMs > started);
+      const batches = [...new Set(rolled.map((e) => e.createdMs))].sort((a, b) => a - b);
+      expect({ program, batches: batches.map((at) => rolled.filter((e) => e.createdMs === at).map((e) => e.instanceId)) }).toEqual({ program, batches: [[0], [1]] });
       expect({ program, ops: ops(await stack.preview()) }).toEqual({ program, ops: [] });
     });
   });

@@ -1,10 +1,12 @@
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, symlinkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { renderReference } from "../../tools/reference-docs/render";
+import { parse } from "yaml";
+import { codeBlocks, section, sectionFiles } from "../../tools/reference-docs/doc-examples";
 import { repoRoot, workDir } from "../harness/paths";
+import { clusterformTarball, installWorkspace, PULUMI_SDK_VERSION } from "../harness/workspace";
 
 /**
  * The SDKs Pulumi's own code generators write from a package schema (tools/sdkgen through
@@ -57,11 +59,13 @@ function failure(command: () => unknown): string {
 
 describe("SDKs generated from schema.json", () => {
   let out: string;
+  const tsc = path.join(repoRoot(), "node_modules", ".bin", "tsc");
   const schema = JSON.parse(readFileSync(schemaFile, "utf8"));
-  /** The reference page of every resource, by its file name without .md. */
-  const pages = renderReference(schema)
-    .filter((p) => p.text.includes("## Example"))
-    .map((p) => ({ name: p.file.replace(/\.md$/, ""), text: p.text }));
+  /** The committed reference page of every resource (test/unit/reference-docs.test.ts keeps them generated), by file name without .md. */
+  const reference = path.join(repoRoot(), "docs", "reference");
+  const pages = readdirSync(reference)
+    .map((f) => ({ name: f.replace(/\.md$/, ""), text: readFileSync(path.join(reference, f), "utf8") }))
+    .filter((p) => p.text.includes("## Example"));
 
   beforeAll(() => {
     // Under the repository, so the Node SDK resolves @pulumi/pulumi and typescript from its node_modules.
@@ -70,27 +74,53 @@ describe("SDKs generated from schema.json", () => {
     run("bash", [path.join(repoRoot(), "scripts", "generate-sdks.sh"), schemaFile, out], repoRoot());
   }, 900_000);
 
-  it("the Node.js SDK compiles with tsc, and the reference pages' TypeScript examples compile against it", () => {
+  it("the Node.js SDK compiles with tsc", () => {
     const sdk = path.join(out, "nodejs");
     const pkg = JSON.parse(readFileSync(path.join(sdk, "package.json"), "utf8"));
     expect(pkg.pulumi).toEqual({ resource: true, name: "clusterform", version: schema.version });
-    const tsc = path.join(repoRoot(), "node_modules", ".bin", "tsc");
     run(tsc, ["-p", path.join(sdk, "tsconfig.json")], sdk);
     expect(files(path.join(sdk, "bin"))).toContain(path.join("cmassh", "nodePool.js"));
+  });
 
-    // Installed the way the package would be: the compiled files with their package.json beside them.
-    const program = path.join(out, "ts-program");
-    const installed = path.join(program, "node_modules", "@clusterform", "pulumi");
-    cpSync(path.join(sdk, "bin"), installed, { recursive: true });
-    writeFileSync(path.join(installed, "package.json"), JSON.stringify({ ...pkg, main: "index.js", types: "index.d.ts" }));
-    for (const p of pages) writeFileSync(path.join(program, `${p.name}.ts`), `${example(p.text, "typescript")}export {};\n`);
-    const options = ["--noEmit", "--strict", "--module", "commonjs", "--target", "es2022", "--types", "node"];
-    expect(pages.length).toBe(Object.keys(schema.resources).length);
-    run(tsc, [...options, ...pages.map((p) => `${p.name}.ts`)], program);
+  it("the reference pages' TypeScript examples and the README's TypeScript start compile against the packed package", () => {
+    // Below a folder whose node_modules holds the packed package and @pulumi/pulumi, as a user installs them.
+    const workspace = installWorkspace("languages", { clusterform: clusterformTarball() });
+    const program = mkdtempSync(path.join(workspace, "ts-examples-"));
+    const examples = pages.map((p) => ({ name: p.name, code: example(p.text, "typescript") }));
+    for (const e of examples) {
+      // What users install: the plugin's classes of the npm package.
+      expect({ page: e.name, imports: e.code.match(/from "[^"]+"/g) }).toEqual({ page: e.name, imports: ['from "clusterform/native"'] });
+      writeFileSync(path.join(program, `${e.name}.ts`), `${e.code}export {};\n`);
+    }
+    expect(examples.length).toBe(Object.keys(schema.resources).length);
+    // The README's tsconfig.json, the one a user copies, for the pages' examples too.
+    const readme = sectionFiles(readFileSync(path.join(repoRoot(), "README.md"), "utf8"), "TypeScript with the dynamic classes");
+    expect(Object.keys(readme).sort()).toEqual(["Pulumi.yaml", "index.ts", "package.json", "tsconfig.json"]);
+    const tsconfig = JSON.parse(readme["tsconfig.json"]);
+    writeFileSync(path.join(program, "tsconfig.json"), JSON.stringify({ ...tsconfig, compilerOptions: { ...tsconfig.compilerOptions, noEmit: true }, files: examples.map((e) => `${e.name}.ts`) }));
+    run(tsc, ["-p", "tsconfig.json"], program);
     // The check is real: an input the resource does not have fails to compile.
-    const pool = example(pages.find((p) => p.name === "cmassh-node-pool")!.text, "typescript");
+    const pool = examples.find((e) => e.name === "cmassh-node-pool")!.code;
     writeFileSync(path.join(program, "wrong.ts"), `${pool.replace("count: ", "nodeCount: ")}export {};\n`);
-    expect(failure(() => run(tsc, [...options, "wrong.ts"], program))).toMatch(/'nodeCount' does not exist/);
+    writeFileSync(path.join(program, "tsconfig.json"), JSON.stringify({ ...tsconfig, compilerOptions: { ...tsconfig.compilerOptions, noEmit: true }, files: ["wrong.ts"] }));
+    expect(failure(() => run(tsc, ["-p", "tsconfig.json"], program))).toMatch(/'nodeCount' does not exist/);
+
+    // The README's start as a user lays it out: its package.json asks for this package's tarball and
+    // an @pulumi/pulumi the installed one satisfies; index.ts compiles with its tsconfig.json, then
+    // with the native plugin's classes, as its next section says.
+    const manifest = JSON.parse(readme["package.json"]);
+    const own = JSON.parse(readFileSync(path.join(repoRoot(), "package.json"), "utf8"));
+    expect(manifest.main).toBe("index.ts");
+    expect(manifest.dependencies.clusterform).toMatch(new RegExp(`/clusterform-${own.version.replace(/\./g, "\\.")}\\.tgz$`));
+    expect(manifest.dependencies["@pulumi/pulumi"]).toBe(`^${PULUMI_SDK_VERSION}`);
+    expect(parse(readme["Pulumi.yaml"]).runtime).toBe("nodejs");
+    const start = mkdtempSync(path.join(workspace, "readme-ts-"));
+    for (const f of ["index.ts", "tsconfig.json"]) writeFileSync(path.join(start, f), readme[f]);
+    run(tsc, ["-p", "tsconfig.json", "--noEmit"], start);
+    const native = readme["index.ts"].replace('from "clusterform";', 'from "clusterform/native";');
+    expect(native).not.toBe(readme["index.ts"]);
+    writeFileSync(path.join(start, "index.ts"), native);
+    run(tsc, ["-p", "tsconfig.json", "--noEmit"], start);
   });
 
   it("the Go SDK builds on the CLI's Go SDK, and the reference pages' Go examples build against it", () => {
@@ -124,6 +154,26 @@ describe("SDKs generated from schema.json", () => {
     // The examples are laid out as gofmt would (gofmt -l lists the files it would change).
     expect(run("gofmt", ["-l", "."], program, goEnv)).toBe("");
     expect(existsSync(path.join(program, "go.sum"))).toBe(true);
+
+    // The README's Go start, as a user follows it: its main.go, its `go mod` commands as written
+    // (HOME holding the SDK where its generate command writes it), then vet (type-checks the program).
+    const readme = readFileSync(path.join(repoRoot(), "README.md"), "utf8");
+    const files = sectionFiles(readme, "Go");
+    expect(Object.keys(files).sort()).toEqual(["Pulumi.yaml", "main.go"]);
+    expect(parse(files["Pulumi.yaml"]).runtime).toBe("go");
+    const commands = codeBlocks(section(readme, "Go"), "sh").flatMap((b) => b.split("\n"));
+    const generate = commands.find((c) => c.startsWith("bash scripts/generate-sdks.sh "));
+    expect(generate).toMatch(/^bash scripts\/generate-sdks\.sh schema\.json ~\/clusterform-sdks go\b/);
+    const home = mkdtempSync(path.join(out, "home-"));
+    symlinkSync(out, path.join(home, "clusterform-sdks"));
+    const start = path.join(home, "my-clusters-go");
+    mkdirSync(start);
+    writeFileSync(path.join(start, "main.go"), files["main.go"]);
+    const goMod = commands.filter((c) => c.startsWith("go mod ")).map((c) => c.replace(/\s+#.*$/, ""));
+    expect(goMod.map((c) => c.split(" ").slice(0, 3).join(" "))).toEqual(["go mod init", "go mod edit", "go mod tidy"]);
+    for (const c of goMod) run("bash", ["-c", c], start, { ...goEnv, HOME: home });
+    run("go", ["vet", "."], start, goEnv);
+    expect(run("gofmt", ["-l", "."], start, goEnv)).toBe("");
   });
 
   it("the Python SDK's files compile", () => {

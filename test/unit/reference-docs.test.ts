@@ -4,15 +4,23 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { type PackageSpec, renderReference } from "../../tools/reference-docs/render";
+import { codeBlocks, yamlProgramProblems } from "../../tools/reference-docs/doc-examples";
+import { type PackageSpec, type RenderOptions, renderReference } from "../../tools/reference-docs/render";
 import { repoRoot } from "../harness/paths";
 
 const fixture = path.join(repoRoot(), "test", "fixtures", "schema", "nodepool-schema.json");
 
-/** Each schema with the folder its committed reference pages live in. */
-const COMMITTED: { schema: string; folder: string }[] = [
-  { schema: fixture, folder: path.join(repoRoot(), "test", "fixtures", "schema", "reference") },
-  { schema: path.join(repoRoot(), "schema.json"), folder: path.join(repoRoot(), "docs", "reference") },
+/** The options `npm run generate:reference` passes (package.json), so the check renders what it writes. */
+function scriptOptions(): RenderOptions {
+  const script: string = JSON.parse(readFileSync(path.join(repoRoot(), "package.json"), "utf8")).scripts["generate:reference"];
+  expect(script).toMatch(/^node tools\/reference-docs\/cli\.mjs schema\.json docs\/reference/);
+  return { typescriptModule: /--typescript-module (\S+)/.exec(script)?.[1] };
+}
+
+/** Each schema with the folder its committed reference pages live in, and how they are rendered. */
+const COMMITTED: { schema: string; folder: string; options: () => RenderOptions }[] = [
+  { schema: fixture, folder: path.join(repoRoot(), "test", "fixtures", "schema", "reference"), options: () => ({}) },
+  { schema: path.join(repoRoot(), "schema.json"), folder: path.join(repoRoot(), "docs", "reference"), options: scriptOptions },
 ];
 
 function load(file: string): PackageSpec {
@@ -42,8 +50,8 @@ function inputRow(text: string, input: string): string[] {
 const cli = path.join(repoRoot(), "tools", "reference-docs", "cli.mjs");
 
 describe("reference docs from the package schema", () => {
-  it.each(COMMITTED)("the committed pages in $folder are what the generator writes", ({ schema, folder }) => {
-    const pages = renderReference(load(schema));
+  it.each(COMMITTED)("the committed pages in $folder are what the generator writes", ({ schema, folder, options }) => {
+    const pages = renderReference(load(schema), options());
     const committed = readdirSync(folder).filter((f) => f.endsWith(".md")).sort();
     expect(committed).toEqual(pages.map((p) => p.file).sort());
     for (const p of pages) expect(readFileSync(path.join(folder, p.file), "utf8"), p.file).toBe(p.text);
@@ -185,5 +193,89 @@ describe("reference docs from the package schema", () => {
     expect(failed.stderr).toContain("cmassh-node-pool.md, cmassh-old-kind.md");
     expect(run().status).toBe(0);
     expect(run("--check").status).toBe(0);
+    // The module the TypeScript examples import is part of what --check compares.
+    expect(run("--typescript-module", "clusterform/native", "--check").status).toBe(1);
+    expect(run("--typescript-module", "clusterform/native").status).toBe(0);
+    expect(readFileSync(path.join(folder, "cmassh-node-pool.md"), "utf8")).toContain('import { cmassh } from "clusterform/native";');
+    const unknown = run("--typescript");
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain("usage:");
+  });
+
+  it("gives an input its example value, and puts an optional input that has one in the examples", () => {
+    const schema = variant((s) => {
+      const pool = s.resources!["clusterform:cmassh:NodePool"];
+      pool.inputProperties!.clusterName.language = { clusterform: { kind: "replace", example: "prod-eu" } };
+      pool.inputProperties!.instanceType.language = { clusterform: { kind: "replace", example: "gpu" } };
+    });
+    const text = page(schema, "cmassh-node-pool.md");
+    expect(text).toContain("The smallest program: the required inputs and `instanceType`.");
+    expect(parse(codeBlocks(text, "yaml")[0]).resources["node-pool"].properties).toEqual({ clusterName: "prod-eu", count: 1, instanceType: "gpu" });
+    expect(codeBlocks(text, "typescript")[0]).toContain('  clusterName: "prod-eu",\n  count: 1,\n  instanceType: "gpu",\n');
+    expect(codeBlocks(text, "go")[0]).toContain('InstanceType: pulumi.String("gpu"),');
+    expect(page(load(fixture), "cmassh-node-pool.md")).toContain("The smallest program: the required inputs only.");
+  });
+
+  it("imports the TypeScript example's classes from the module given, else from the schema's Node.js package", () => {
+    const ts = codeBlocks(page(load(fixture), "cmassh-node-pool.md"), "typescript")[0];
+    expect(ts).toMatch(/^import \{ cmassh \} from "@clusterform\/pulumi";\n\nconst nodePool = new cmassh\.NodePool\("node-pool", \{/);
+    const native = codeBlocks(renderReference(load(fixture), { typescriptModule: "clusterform/native" }).find((p) => p.file === "cmassh-node-pool.md")!.text, "typescript")[0];
+    expect(native).toMatch(/^import \{ cmassh \} from "clusterform\/native";\n/);
+  });
+});
+
+describe("the YAML examples of the reference pages", () => {
+  const schema = load(path.join(repoRoot(), "schema.json"));
+  const pages = renderReference(schema).filter((p) => p.text.includes("## Example"));
+
+  it("declare, on every page, the page's resource with inputs the schema has, of the schema's types", () => {
+    expect(pages.map((p) => p.file).sort()).toEqual(Object.keys(schema.resources!).map((t) => `${t.split(":")[1]}-${t.split(":")[2].replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase()}.md`).sort());
+    for (const p of pages) {
+      const [block] = codeBlocks(p.text, "yaml");
+      const program = parse(block);
+      const token = /^Token: `([^`]+)`$/m.exec(p.text)![1];
+      expect({ page: p.file, types: Object.values(program.resources).map((r) => (r as { type: string }).type) }).toEqual({ page: p.file, types: [token] });
+      expect({ page: p.file, problems: yamlProgramProblems(schema, program) }).toEqual({ page: p.file, problems: [] });
+    }
+  });
+
+  it("the check finds an unknown type, a misspelt or missing input, a wrong type, a bad enum value and a dangling reference", () => {
+    const withTaint = variant((s) => {
+      s.types = {
+        "clusterform:cmassh:Taint": { type: "object", properties: { key: { type: "string" }, effect: { $ref: "#/types/clusterform:cmassh:Effect" } }, required: ["key"] },
+        "clusterform:cmassh:Effect": { type: "string", enum: [{ value: "NoSchedule" }] },
+      };
+      s.resources!["clusterform:cmassh:NodePool"].inputProperties!.taints = { type: "array", items: { $ref: "#/types/clusterform:cmassh:Taint" } };
+    });
+    // biome-ignore-start lint/suspicious/noTemplateCurlyInString: Pulumi YAML's interpolation, not templates
+    const program = parse(
+      [
+        "resources:",
+        "  a:",
+        "    type: clusterform:cmassh:NodePol",
+        "  b:",
+        "    type: clusterform:cmassh:NodePool",
+        "    properties:",
+        "      clusterName: ${nowhere.name}",
+        "      cuont: 3",
+        "      labels: { tier: 1, owner: '${a.name}' }",
+        "      taints:",
+        "        - { key: k, effect: NoExecute, value: v }",
+        "        - { effect: NoSchedule }",
+        "  c:",
+        "    type: aws:s3:Bucket",
+      ].join("\n"),
+    );
+    expect(yamlProgramProblems(withTaint, program)).toEqual([
+      "a: the schema has no resource type clusterform:cmassh:NodePol",
+      'b: required input "count" missing',
+      "b.clusterName: ${nowhere} names no config value, variable or resource",
+      'b: clusterform:cmassh:NodePool has no input "cuont"',
+      "b.labels.tier: expected a string, got 1",
+      'b.taints[0].effect: "NoExecute" is not one of ["NoSchedule"]',
+      'b.taints[0]: clusterform:cmassh:Taint has no field "value"',
+      'b.taints[1]: required field "key" missing',
+    ]);
+    // biome-ignore-end lint/suspicious/noTemplateCurlyInString: Pulumi YAML's interpolation, not templates
   });
 });

@@ -1,30 +1,42 @@
 // Writes (or, with --check, compares) the reference pages of a Pulumi package schema.
 //
-//   node tools/reference-docs/cli.mjs <schema.json> <folder> [--check]
+//   node tools/reference-docs/cli.mjs <schema.json> <folder> [--typescript-module <module>] [--check]
 //
-// --check writes nothing; it exits 1 naming every page that differs from what the schema gives,
-// is missing, or is left over. Node >= 22.18 runs the TypeScript renderer as it is (type stripping).
-import { readdirSync, readFileSync, rmSync, mkdirSync, writeFileSync, existsSync } from "node:fs";
+// --typescript-module names the module the TypeScript examples import (default: the schema's
+// Node.js package name). --check writes nothing; it exits 1 naming every page that differs from
+// what the schema gives, is missing, or is left over. Node >= 22.18 runs the TypeScript renderer as
+// it is (type stripping).
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
+import { parseArgs } from "node:util";
 import { renderReference } from "./render.ts";
 
-const [schemaPath, folder, ...flags] = process.argv.slice(2);
-if (!schemaPath || !folder || flags.some((f) => f !== "--check")) {
-  console.error("usage: node tools/reference-docs/cli.mjs <schema.json> <folder> [--check]");
+const usage = "usage: node tools/reference-docs/cli.mjs <schema.json> <folder> [--typescript-module <module>] [--check]";
+let parsed;
+try {
+  parsed = parseArgs({ allowPositionals: true, options: { check: { type: "boolean" }, "typescript-module": { type: "string" } } });
+} catch (e) {
+  console.error(`${e.message}\n${usage}`);
   process.exit(2);
 }
-const pages = renderReference(JSON.parse(readFileSync(schemaPath, "utf8")));
+const [schemaPath, folder, ...rest] = parsed.positionals;
+if (!schemaPath || !folder || rest.length > 0) {
+  console.error(usage);
+  process.exit(2);
+}
+const typescriptModule = parsed.values["typescript-module"];
+const pages = renderReference(JSON.parse(readFileSync(schemaPath, "utf8")), { typescriptModule });
 const present = existsSync(folder) ? readdirSync(folder).filter((f) => f.endsWith(".md")) : [];
 const wanted = new Set(pages.map((p) => p.file));
 
-if (flags.includes("--check")) {
+if (parsed.values.check) {
   const stale = [
     ...pages.filter((p) => !existsSync(path.join(folder, p.file)) || readFileSync(path.join(folder, p.file), "utf8") !== p.text).map((p) => p.file),
     ...present.filter((f) => !wanted.has(f)),
   ];
   if (stale.length) {
     console.error(`reference pages in ${folder} differ from ${schemaPath}: ${stale.join(", ")}`);
-    console.error(`regenerate: node tools/reference-docs/cli.mjs ${schemaPath} ${folder}`);
+    console.error(`regenerate: node tools/reference-docs/cli.mjs ${schemaPath} ${folder}${typescriptModule ? ` --typescript-module ${typescriptModule}` : ""}`);
     process.exit(1);
   }
   console.log(`reference pages in ${folder}: ${pages.length} up to date`);

@@ -37,7 +37,10 @@ export interface ClusterformExtension {
   /** The import id: its shape in words, an example, the inputs the platform cannot report. */
   importId?: { shape: string; example?: string; unreported?: string[] };
   timeouts?: Record<string, string>;
-  /** A value the examples use for a required input instead of one derived from its type. */
+  /**
+   * A value the examples use for an input instead of one derived from its type; an optional input
+   * with an example is in the examples too.
+   */
   example?: unknown;
 }
 
@@ -74,6 +77,16 @@ export interface PackageSpec {
     nodejs?: { packageName?: string };
     go?: { importBasePath?: string };
   };
+}
+
+/** How the pages are rendered beyond what the schema says. */
+export interface RenderOptions {
+  /**
+   * The module the TypeScript examples import the resources' classes from, e.g. `clusterform/native`
+   * (the classes the npm package ships for the plugin). Default: the schema's Node.js package name,
+   * the SDK Pulumi's own generator writes.
+   */
+  typescriptModule?: string;
 }
 
 /** One generated file: its path relative to the reference folder, and its text. */
@@ -273,7 +286,8 @@ function yamlValue(e: Example, depth: number): string {
     case "secret":
       return ` \${${e.config}}`;
     case "list":
-      return e.values.map((v) => `\n${pad(depth)}-${yamlValue(v, depth + 1)}`).join("");
+      // An object item starts on its dash line: `- name: web`, its other fields below it.
+      return e.values.map((v) => `\n${pad(depth)}-${yamlValue(v, depth + 1).replace(new RegExp(`^\n${pad(depth + 1)}`), " ")}`).join("");
     case "map":
     case "object": {
       const fields = e.kind === "map" ? e.entries : e.fields;
@@ -364,23 +378,24 @@ function secretsOf(examples: [string, Example][]): string[] {
   return found;
 }
 
-function examples(schema: PackageSpec, token: string, resource: ResourceSpec): string {
+function examples(schema: PackageSpec, token: string, resource: ResourceSpec, options: RenderOptions): string {
   const { module, kind } = splitToken(token);
   const name = kebab(kind);
   const inputs = resource.inputProperties ?? {};
-  const values = (resource.requiredInputs ?? []).map(
-    (f) => [f, exampleOf(schema, f, inputs[f] ?? {})] as [string, Example],
-  );
+  const required = resource.requiredInputs ?? [];
+  // Optional inputs the schema gives an example for belong in it too (one of two sizes a resource needs).
+  const chosen = Object.keys(inputs).filter((f) => !required.includes(f) && clusterform(inputs[f]).example !== undefined);
+  const values = [...required, ...chosen].map((f) => [f, exampleOf(schema, f, inputs[f] ?? {})] as [string, Example]);
   const secrets = secretsOf(values);
-  const npm = schema.language?.nodejs?.packageName ?? `@pulumi/${schema.name}`;
+  const npm = options.typescriptModule ?? schema.language?.nodejs?.packageName ?? `@pulumi/${schema.name}`;
   const goBase = schema.language?.go?.importBasePath ?? `github.com/pulumi/pulumi-${schema.name}/sdk/go/${schema.name}`;
 
   const ts = [
     ...(secrets.length ? ['import * as pulumi from "@pulumi/pulumi";'] : []),
-    `import * as ${schema.name} from "${npm}";`,
+    `import { ${module} } from "${npm}";`,
     "",
     ...(secrets.length ? ["const config = new pulumi.Config();"] : []),
-    `const ${kind.charAt(0).toLowerCase()}${kind.slice(1)} = new ${schema.name}.${module}.${kind}("${name}", ${tsObject(values, 0, false)});`,
+    `const ${kind.charAt(0).toLowerCase()}${kind.slice(1)} = new ${module}.${kind}("${name}", ${tsObject(values, 0, false)});`,
   ];
   const yaml = [
     ...(secrets.length ? ["config:", ...secrets.flatMap((s) => [`  ${s}:`, "    type: string", "    secret: true"])] : []),
@@ -409,7 +424,7 @@ function examples(schema: PackageSpec, token: string, resource: ResourceSpec): s
   return [
     "## Example",
     "",
-    "The smallest program: the required inputs only.",
+    chosen.length ? `The smallest program: the required inputs and ${chosen.map((f) => `\`${f}\``).join(", ")}.` : "The smallest program: the required inputs only.",
     "",
     "### TypeScript",
     "",
@@ -565,7 +580,7 @@ function timeoutsLine(resource: ResourceSpec): string {
 }
 
 /** The page of one resource. */
-export function resourcePage(schema: PackageSpec, token: string, resource: ResourceSpec): Page {
+export function resourcePage(schema: PackageSpec, token: string, resource: ResourceSpec, options: RenderOptions = {}): Page {
   const { module, kind } = splitToken(token);
   const text = [
     BANNER,
@@ -578,7 +593,7 @@ export function resourcePage(schema: PackageSpec, token: string, resource: Resou
     "",
     timeoutsLine(resource),
     "",
-    examples(schema, token, resource),
+    examples(schema, token, resource, options),
     "",
     inputsTable(resource),
     "",
@@ -623,9 +638,9 @@ export function providerPage(schema: PackageSpec): Page {
 }
 
 /** Every page of the schema: the index, the provider page and one page per resource. */
-export function renderReference(schema: PackageSpec): Page[] {
+export function renderReference(schema: PackageSpec, options: RenderOptions = {}): Page[] {
   const tokens = Object.keys(schema.resources ?? {}).sort();
-  const resources = tokens.map((t) => resourcePage(schema, t, schema.resources![t]));
+  const resources = tokens.map((t) => resourcePage(schema, t, schema.resources![t], options));
   const index = [
     BANNER,
     "",

@@ -2,7 +2,7 @@
 //
 // It calls Pulumi's own code generators in process (the packages behind `pulumi package gen-sdk`),
 // because the Node.js language host the project's set-up builds lacks the GeneratePackage RPC that
-// gen-sdk needs (see ../../README.md, "SDKs for every language").
+// gen-sdk needs (see ../../docs/languages.md, "A Go program", and ../../docs/sdks.md).
 //
 // Usage: sdkgen -schema schema.json -out DIR [-languages nodejs,go,python]
 //

@@ -44,8 +44,9 @@ export function typedSpec(what: "profile" | "policy", example: string): Value<{ 
   return v.object(name, `A Senlin ${what} spec: the plugin type and version and its properties, e.g. ${example}.`, {
     type: required(typeValue(what), {
       description: `The ${what} type: dotted lower-case words, e.g. ${what === "profile" ? "`os.nova.server`" : "`senlin.policy.deletion`"}.`,
+      example: what === "profile" ? "os.nova.server" : "senlin.policy.deletion",
     }),
-    version: required(versionValue, { description: 'The type\'s version: a `"major.minor"` string or a number, e.g. `"1.0"`.' }),
+    version: required(versionValue, { description: 'The type\'s version: a `"major.minor"` string or a number, e.g. `"1.0"`.', example: "1.0" }),
     properties: optional(v.custom({ kind: "map", of: { kind: "json" } }, jsonObject()), { description: "The type's properties.", default: "{}" }),
   });
 }

@@ -27,11 +27,12 @@ export const clusterKind = defineKind({
         "Kubernetes version `MAJOR.MINOR.PATCH` (a leading `v` is dropped). Raising it upgrades in place and waits for RUNNING; " +
         "a version the platform does not offer fails, listing the offered ones; lowering it fails in preview.",
       policy: inPlace("UpgradeCluster"),
+      example: "1.31.6",
     }),
     // The whole object is the unknown sentinel in preview when it comes from another resource's output.
     controlPlane: required(
       v.object("ControlPlane", "The control plane machines of a cluster.", {
-        instanceType: required(instanceTypeValue(), { description: "Machine type." }),
+        instanceType: required(instanceTypeValue(), { description: "Machine type.", example: "standard" }),
         count: required(v.int(CONTROL_PLANE_COUNT.min, CONTROL_PLANE_COUNT.max), {
           description: "Number of control plane machines.",
           names: { terraform: "node_count" },

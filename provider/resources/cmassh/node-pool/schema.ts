@@ -20,7 +20,7 @@ export const nodePoolKind = defineKind({
       default: "the resource name, `-` and a 7-character hash, new for every replacement so that the new pool is added before the old one is deleted",
       policy: replace,
     }),
-    instanceType: required(instanceTypeValue(), { description: "Machine type.", policy: replace }),
+    instanceType: required(instanceTypeValue(), { description: "Machine type.", policy: replace, example: "standard" }),
     count: required(v.int(POOL_COUNT.min, POOL_COUNT.max), {
       description: "Number of machines. A change is one ScaleNodePool, then a wait until the cluster is RUNNING.",
       policy: inPlace("ScaleNodePool"),

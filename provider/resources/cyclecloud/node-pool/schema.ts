@@ -134,6 +134,7 @@ export const nodePoolKind = defineKind({
         "Ready first, then the newest (nodes/remove).",
       default: "none: give `count` or `coreCount`",
       policy: SIZE,
+      example: 1,
       names: { terraform: "node_count" },
     }),
     coreCount: optional(v.int(0, POOL_LIMITS.maxCoreCount), {
