@@ -127,7 +127,7 @@ const validateBody = z.strictObject({ spec: z.object({ type: z.string().min(1), 
 /** `POST /v1/{profiles,policies}/validate` (1.2): checks a spec and answers it as an unsaved object. */
 function validator(key: "profile" | "policy", installed: () => readonly string[]) {
   return (req: SenlinRequest): SenlinReply => {
-    requireMicroversion(req.version, "validate", `${key} validate`);
+    requireMicroversion(req.version, "validate");
     const outer = req.body as Record<string, unknown> | undefined;
     const inner = outer && typeof outer === "object" ? outer[key] : undefined;
     if (typeof inner !== "object" || inner === null) throw badRequest(`Malformed request data, missing '${key}' key in request body.`);
@@ -161,7 +161,7 @@ export const INFO_HANDLERS = {
     body: { profile_type: typeDetail(req, typeNamed(Object.keys(PROFILE_TYPES), req.params.type_name, "profile_type")) },
   }),
   ListProfileTypeOperations: (req: SenlinRequest): SenlinReply => {
-    requireMicroversion(req.version, "clusterOps", "profile type operations");
+    requireMicroversion(req.version, "clusterOps");
     const type = typeNamed(Object.keys(PROFILE_TYPES), req.params.type_name, "profile_type");
     return { status: 200, body: { operations: Object.fromEntries(PROFILE_TYPES[type].map((op) => [op, { description: op, parameters: {} }])) } };
   },
