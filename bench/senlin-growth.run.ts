@@ -8,13 +8,20 @@ import { cpuTimeMs, planePid } from "./support/plane-stats";
 import { benchWorkspace } from "./support/programs";
 import { publish, type Row, round } from "./support/report";
 
+/**
+ * A smaller run for checking that the benchmark works, not for figures:
+ * CLUSTERFORM_BENCH_SENLIN_MARKS="0,200" and CLUSTERFORM_BENCH_SENLIN_MS="200,500" (warm-up, measured).
+ */
+const marksOverride = process.env.CLUSTERFORM_BENCH_SENLIN_MARKS?.split(",").map(Number);
+const [warmupOverride, durationOverride] = (process.env.CLUSTERFORM_BENCH_SENLIN_MS ?? "").split(",").map((v) => (v === "" ? undefined : Number(v)));
+
 /** As plane-load.run.ts: requests in flight, warm-up and measured window, the target. */
 const CONCURRENCY = 8;
-const WARMUP_MS = 1000;
-const DURATION_MS = 5000;
+const WARMUP_MS = warmupOverride ?? 1000;
+const DURATION_MS = durationOverride ?? 5000;
 const RPS_TARGET = 500;
 /** The Senlin calls are measured with this many actions recorded (the mark is 10,000). */
-const ACTION_MARKS = [0, 10_000, 20_000];
+const ACTION_MARKS = marksOverride ?? [0, 10_000, 20_000];
 
 /** Actions in the plane's database, read beside the running plane (WAL lets a reader in). */
 function actionCount(dataDir: string): number {

@@ -47,7 +47,7 @@ function adoptionSpec(req: SenlinRequest, body: z.infer<typeof previewBody>): { 
 
 /** `POST /v1/nodes/adopt-preview`: 200 with the spec doubly wrapped, as the controller wraps the engine's `node_preview`. */
 function previewAdoption(req: SenlinRequest): SenlinReply {
-  requireMicroversion(req.version, "nodeAdopt", "node adopt-preview");
+  requireMicroversion(req.version, "nodeAdopt");
   const spec = adoptionSpec(req, parseWith(previewBody, req.body));
   return { status: 200, body: { node_profile: { node_preview: spec } } };
 }
@@ -60,7 +60,7 @@ function randomName(): string {
 
 /** `POST /v1/nodes/adopt`: makes a profile `prof-<name>` from the resource and an ACTIVE orphan node on it; 200, no action. */
 function adoptNode(req: SenlinRequest): SenlinReply {
-  requireMicroversion(req.version, "nodeAdopt", "node adopt");
+  requireMicroversion(req.version, "nodeAdopt");
   const body = parseWith(adoptBody, req.body);
   const spec = adoptionSpec(req, body);
   const name = body.name ?? `node-${randomName()}`;

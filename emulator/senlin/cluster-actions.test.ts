@@ -75,7 +75,7 @@ describe("resize", () => {
     [{ adjustment_type: "EXACT_CAPACITY", number: -1 }, "The 'number' must be non-negative integer for adjustment type 'EXACT_CAPACITY'."],
     [{ adjustment_type: "CHANGE_IN_CAPACITY", number: 1.5 }, "Invalid value for 'number': 1.5: only CHANGE_IN_PERCENTAGE accepts a non-integer number."],
     [{ adjustment_type: "EXACT_CAPACITY", number: 6 }, "The target capacity (6) is greater than the cluster's max_size (5)."],
-    [{ min_size: 4, max_size: 2 }, "The specified min_size is greater than the specified max_size."],
+    [{ min_size: 4, max_size: 2 }, "The specified min_size (4) is greater than the specified max_size (2)."],
     [{ adjustment_type: "BY_MAGIC", number: 1 }, "Invalid value for 'adjustment_type': \"BY_MAGIC\""],
   ])("refuses %j with 400", async (params, message) => {
     await activeCluster();

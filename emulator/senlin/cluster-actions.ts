@@ -31,9 +31,6 @@ function resize(req: SenlinRequest, cluster: ClusterRecord, params: Record<strin
   if (type !== undefined && type !== "CHANGE_IN_PERCENTAGE" && !Number.isInteger(number)) {
     throw badRequest(`Invalid value for 'number': ${number}: only CHANGE_IN_PERCENTAGE accepts a non-integer number.`);
   }
-  if (minSize !== undefined && maxSize !== undefined && maxSize >= 0 && minSize > maxSize) {
-    throw badRequest("The specified min_size is greater than the specified max_size.");
-  }
   const minStep = type === "CHANGE_IN_PERCENTAGE" ? (p.min_step ?? undefined) : undefined;
   const strict = p.strict ?? true;
   const outcome = planResize(cluster, { adjustmentType: type, number, minSize, maxSize, minStep, strict });
@@ -115,8 +112,8 @@ const recover: ActionHandler = (req, cluster, params) => {
   if (operation !== undefined && (typeof operation !== "string" || !RECOVERY_OPERATIONS.includes(operation.toUpperCase()))) {
     throw badRequest(`Operation value '${String(operation)}' has to be one of the following: ${RECOVERY_OPERATIONS.join(", ")}.`);
   }
-  if (checkFirst !== undefined) requireMicroversion(req.version, "recoverCheck", "check");
-  if (check_capacity !== undefined) requireMicroversion(req.version, "recoverCheckCapacity", "check_capacity");
+  if (checkFirst !== undefined) requireMicroversion(req.version, "recoverCheck");
+  if (check_capacity !== undefined) requireMicroversion(req.version, "recoverCheckCapacity");
   assertNoConflict(req, cluster, "CLUSTER_RECOVER");
   const inputs = Object.fromEntries(
     Object.entries({ operation, operation_params, check: checkFirst, check_capacity }).filter(([, v]) => v !== undefined),
@@ -125,7 +122,7 @@ const recover: ActionHandler = (req, cluster, params) => {
 };
 
 const completeLifecycle: ActionHandler = (req, _cluster, params) => {
-  requireMicroversion(req.version, "completeLifecycle", "complete_lifecycle");
+  requireMicroversion(req.version, "completeLifecycle");
   const token = params.lifecycle_action_token;
   if (typeof token !== "string" || token === "") throw badRequest("Invalid value for 'lifecycle_action_token': expected an action id.");
   if (!req.env.store.actions.get(token)) throw notFound("action", token);

@@ -179,18 +179,23 @@ describe("lookups and errors", () => {
     expect(response.body).toMatchObject({ error: { type } });
   });
 
-  it("answers 1.0 without echoing a version when none is requested", async () => {
+  it("names the version it served on every answer a handler returns (1.0 when none is requested), never on an error or a raised 204", async () => {
     await start();
     const response = await s.call("GET", "/v1/clusters", undefined, { version: undefined });
     expect(response.status).toBe(200);
-    expect(response.headers.get("openstack-api-version")).toBeNull();
+    expect([response.headers.get("openstack-api-version"), response.headers.get("vary")]).toEqual(["clustering 1.0", "OpenStack-API-Version"]);
+    const missing = await s.call("GET", "/v1/clusters/nope", undefined, { version: "1.10" });
+    expect([missing.status, missing.headers.get("openstack-api-version")]).toEqual([404, null]);
+    await s.createProfile("gone");
+    const deleted = await s.call("DELETE", "/v1/profiles/gone", undefined, { version: "1.10" });
+    expect([deleted.status, deleted.headers.get("openstack-api-version")]).toEqual([204, null]);
   });
 
   it("plays an older server when its maximum microversion is configured lower", async () => {
     await start({ platformOptions: { senlin: { maxMicroversion: "1.2" } } });
     const response = await s.call("GET", "/v1/clusters", undefined, { version: "1.3" });
     expect(response.status).toBe(406);
-    expect(response.body).toMatchObject({ error: { message: "Version 1.3 is not supported by the API. Minimum is 1.0 and maximum is 1.2." } });
+    expect(response.body).toMatchObject({ error: { message: "Version '1.3' is not supported by the API. Minimum is '1.0' and maximum is '1.2'." } });
     expect((await s.call("GET", "/v1/clusters", undefined, { version: "latest" })).headers.get("openstack-api-version")).toBe("clustering 1.2");
   });
 

@@ -10,9 +10,6 @@ import { renderCluster } from "./render";
 import { checkSizeParams } from "./scaling";
 import { boolField, intField, nameField, objectField, parseWith } from "./validation";
 
-/** Senlin's `max_nodes_per_cluster` default. */
-export const MAX_NODES_PER_CLUSTER = 1000;
-
 /** Senlin's `default_action_timeout`, seconds. */
 export const DEFAULT_ACTION_TIMEOUT = 3600;
 
@@ -107,9 +104,6 @@ function createCluster(req: SenlinRequest): SenlinReply {
   const desired = body.desired_capacity ?? body.min_size ?? 0;
   const sizeError = checkSizeParams(undefined, desired, body.min_size, body.max_size);
   if (sizeError) throw badRequest(sizeError);
-  if (desired > MAX_NODES_PER_CLUSTER) {
-    throw badRequest(`The target capacity (${desired}) is greater than the maximum number of nodes allowed per cluster (${MAX_NODES_PER_CLUSTER}).`);
-  }
   const cluster: ClusterRecord = {
     ...ownerOf(req),
     id: randomUUID(),
@@ -137,7 +131,7 @@ function createCluster(req: SenlinRequest): SenlinReply {
 function updateCluster(req: SenlinRequest): SenlinReply {
   const cluster = clusterOf(req);
   const body = parseWith(updateBody, wrappedBody(req, "cluster"));
-  if (body.profile_only !== undefined) requireMicroversion(req.version, "profileOnly", "profile_only");
+  if (body.profile_only !== undefined) requireMicroversion(req.version, "profileOnly");
   if (cluster.status === "ERROR") throw new SenlinError("FeatureNotSupported", "Updating a cluster in error state is not supported.");
   const changes: NonNullable<ActionPlan["changes"]> = {};
   if (body.profile_id !== undefined) {
@@ -168,7 +162,7 @@ function deleteCluster(req: SenlinRequest): SenlinReply {
   const bodyForce = (req.body as { force?: unknown } | undefined)?.force;
   const rawForce = req.query.get("force") ?? bodyForce;
   const force = rawForce === undefined ? false : parseWith(boolField, rawForce);
-  if (rawForce !== undefined) requireMicroversion(req.version, "deleteForce", "force");
+  if (rawForce !== undefined) requireMicroversion(req.version, "deleteForce");
   if (!force && DELETE_BLOCKING.has(cluster.status)) {
     throw new SenlinError("ActionInProgress", `The cluster '${req.params.cluster_id}' is in status ${cluster.status}.`);
   }

@@ -126,15 +126,20 @@ export function createSenlinHttp(deps: SenlinHttpDeps): RouteHandler {
         });
       });
       if (reply.actionId) headers.Location = `/v1/actions/${reply.actionId}`;
-      write(res, { status: reply.status, body: reply.body, headers: { ...headers, ...versionHeaders(negotiated) } });
+      // Senlin's wsgi.Resource stamps the version on what a handler returns (1.0 when none was
+      // asked for); a reply without a body is an exception the handler raised (HTTPNoContent,
+      // HTTPAccepted), which goes out as it is, without the header.
+      const stamped = reply.body === undefined ? {} : versionHeaders(negotiated);
+      write(res, { status: reply.status, body: reply.body, headers: { ...headers, ...stamped } });
     } catch (cause) {
       const error = ConnectError.from(cause);
       if (error.code === Code.Unauthenticated) {
         headers["WWW-Authenticate"] = `Keystone uri="${deps.baseUrl()}/v3"`;
         write(res, { status: 401, headers, body: UNAUTHORIZED_BODY });
       } else {
+        // The FaultWrapper answers a new response: no version header on errors.
         const { status, body: fault } = faultWrapper(error);
-        write(res, { status, body: fault, headers: { ...headers, ...versionHeaders(negotiated) } });
+        write(res, { status, body: fault, headers });
       }
     }
     return true;
@@ -142,6 +147,6 @@ export function createSenlinHttp(deps: SenlinHttpDeps): RouteHandler {
 }
 
 function versionHeaders(negotiated: NegotiatedVersion | undefined): Record<string, string> {
-  if (!negotiated?.requested) return {};
+  if (!negotiated) return {};
   return { "OpenStack-API-Version": `clustering ${formatMicroversion(negotiated.version)}`, Vary: "OpenStack-API-Version" };
 }

@@ -1,13 +1,11 @@
-import { createHash } from "node:crypto";
 import { z } from "zod";
 import { POLICY_TYPES, PROFILE_TYPES } from "./catalog-routes";
 import type { SenlinReply, SenlinRequest } from "./context";
 import { badRequest, notFound } from "./errors";
 import { applyListQuery, isGlobalListing, type ListSpec } from "./list-query";
 import { hasFeature, requireMicroversion } from "./microversion";
-import type { ActionRecord } from "./records";
+import type { EventRecord } from "./records";
 import { senlinTime } from "./render";
-import type { SenlinStore } from "./store";
 import { objectField, parseWith } from "./validation";
 
 /** `support_status` of every stock type: supported since Senlin's first release with it. */
@@ -44,80 +42,42 @@ function typeNamed(installed: readonly string[], raw: string, kind: string): str
   return raw;
 }
 
-/** Events as Senlin's engine records them: one when an action starts, one when it ends. */
-interface EventRow {
-  id: string;
-  atMs: number;
-  action: ActionRecord;
-  phase: "start" | "end" | "error";
-  reason: string;
-  otype: "CLUSTER" | "NODE";
-  oname: string;
-}
-
-/** A stable event id for an action's phase (events are derived from the actions, never stored twice). */
-function eventId(actionId: string, phase: string): string {
-  const hex = createHash("sha256").update(`${actionId}:${phase}`).digest("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
-}
-
-const STARTED = new Set(["RUNNING", "SUCCEEDED", "FAILED", "CANCELLED"]);
-
-function eventsOf(store: SenlinStore, actions: readonly ActionRecord[]): EventRow[] {
-  const rows: EventRow[] = [];
-  for (const action of actions) {
-    if (!STARTED.has(action.status)) continue;
-    const otype = action.action.startsWith("NODE_") ? "NODE" : "CLUSTER";
-    const oname = (otype === "NODE" ? store.nodes.get(action.target)?.name : store.clusters.get(action.target)?.name) ?? "";
-    const base = { action, otype, oname } as const;
-    rows.push({ ...base, id: eventId(action.id, "start"), atMs: action.startMs, phase: "start", reason: "The action is being processed." });
-    if (action.status !== "RUNNING") {
-      const phase = action.status === "SUCCEEDED" ? "end" : "error";
-      rows.push({ ...base, id: eventId(action.id, phase), atMs: action.endMs, phase, reason: action.statusReason });
-    }
-  }
-  return rows.sort((a, b) => a.atMs - b.atMs);
-}
-
-function renderEvent(e: EventRow): Record<string, unknown> {
+function renderEvent(e: EventRecord): Record<string, unknown> {
   return {
-    action: e.action.action,
-    cluster_id: e.action.clusterId,
+    action: e.action,
+    cluster_id: e.clusterId,
     id: e.id,
     level: e.phase === "error" ? "ERROR" : "INFO",
     meta_data: {},
-    oid: e.action.target,
+    oid: e.oid,
     oname: e.oname,
     otype: e.otype,
-    project: e.action.project,
+    project: e.project,
     status: e.phase,
     status_reason: e.reason,
     timestamp: senlinTime(e.atMs),
-    user: e.action.user,
+    user: e.user,
   };
 }
 
-const EVENT_LIST: ListSpec<EventRow> = {
+const EVENT_LIST: ListSpec<EventRecord> = {
   filters: {
     oname: (e) => e.oname,
     otype: (e) => e.otype,
-    oid: (e) => e.action.target,
-    cluster_id: (e) => e.action.clusterId,
-    action: (e) => e.action.action,
+    oid: (e) => e.oid,
+    cluster_id: (e) => e.clusterId,
+    action: (e) => e.action,
     level: (e) => (e.phase === "error" ? "ERROR" : "INFO"),
   },
-  sortKeys: { timestamp: (e) => e.atMs, level: (e) => e.phase, otype: (e) => e.otype, oname: (e) => e.oname, action: (e) => e.action.action },
+  sortKeys: { timestamp: (e) => e.atMs, level: (e) => e.phase, otype: (e) => e.otype, oname: (e) => e.oname, action: (e) => e.action },
 };
 
-function projectEvents(req: SenlinRequest): EventRow[] {
-  const project = isGlobalListing(req) ? undefined : req.token.projectId;
-  return eventsOf(req.env.store, req.env.store.actions.list(project));
-}
-
+/** `GET /v1/events/{id}`: by id, else by short id (an id prefix), within the caller's project. */
 function getEvent(req: SenlinRequest): SenlinReply {
   const identity = req.params.event_id;
-  const rows = eventsOf(req.env.store, req.env.store.actions.list(req.token.projectId));
-  const matches = rows.filter((e) => e.id === identity || e.id.startsWith(identity));
+  const { store } = req.env;
+  const exact = store.eventById(identity);
+  const matches = exact?.project === req.token.projectId ? [exact] : store.eventsByIdPrefix(req.token.projectId, identity);
   if (matches.length !== 1) throw matches.length > 1 ? badRequest(`Multiple results found matching the query criteria '${identity}'. Please be more specific.`) : notFound("event", identity);
   return { status: 200, body: { event: renderEvent(matches[0]) } };
 }
@@ -127,7 +87,7 @@ const validateBody = z.strictObject({ spec: z.object({ type: z.string().min(1), 
 /** `POST /v1/{profiles,policies}/validate` (1.2): checks a spec and answers it as an unsaved object. */
 function validator(key: "profile" | "policy", installed: () => readonly string[]) {
   return (req: SenlinRequest): SenlinReply => {
-    requireMicroversion(req.version, "validate", `${key} validate`);
+    requireMicroversion(req.version, "validate");
     const outer = req.body as Record<string, unknown> | undefined;
     const inner = outer && typeof outer === "object" ? outer[key] : undefined;
     if (typeof inner !== "object" || inner === null) throw badRequest(`Malformed request data, missing '${key}' key in request body.`);
@@ -161,7 +121,7 @@ export const INFO_HANDLERS = {
     body: { profile_type: typeDetail(req, typeNamed(Object.keys(PROFILE_TYPES), req.params.type_name, "profile_type")) },
   }),
   ListProfileTypeOperations: (req: SenlinRequest): SenlinReply => {
-    requireMicroversion(req.version, "clusterOps", "profile type operations");
+    requireMicroversion(req.version, "clusterOps");
     const type = typeNamed(Object.keys(PROFILE_TYPES), req.params.type_name, "profile_type");
     return { status: 200, body: { operations: Object.fromEntries(PROFILE_TYPES[type].map((op) => [op, { description: op, parameters: {} }])) } };
   },
@@ -170,7 +130,10 @@ export const INFO_HANDLERS = {
     status: 200,
     body: { policy_type: typeDetail(req, typeNamed(POLICY_TYPES, req.params.type_name, "policy_type")) },
   }),
-  ListEvents: (req: SenlinRequest): SenlinReply => ({ status: 200, body: { events: applyListQuery(req, projectEvents(req), EVENT_LIST).map(renderEvent) } }),
+  ListEvents: (req: SenlinRequest): SenlinReply => {
+    const project = isGlobalListing(req) ? undefined : req.token.projectId;
+    return { status: 200, body: { events: applyListQuery(req, req.env.store.events(project), EVENT_LIST).map(renderEvent) } };
+  },
   GetEvent: getEvent,
   ValidateProfile: validator("profile", () => Object.keys(PROFILE_TYPES)),
   ValidatePolicy: validator("policy", () => POLICY_TYPES),

@@ -69,7 +69,7 @@ export function addNodes(req: SenlinRequest, cluster: ClusterRecord, params: unk
 /** `del_nodes`: members leave the cluster, destroyed when `destroy_after_deletion` (1.4). */
 export function delNodes(req: SenlinRequest, cluster: ClusterRecord, params: unknown): SenlinReply {
   const body = parseWith(delNodesParams, params);
-  if (body.destroy_after_deletion !== undefined) requireMicroversion(req.version, "destroyAfterDeletion", "destroy_after_deletion");
+  if (body.destroy_after_deletion !== undefined) requireMicroversion(req.version, "destroyAfterDeletion");
   const { found, missing } = lookUpNodes(req, body.nodes);
   const strangers = found.filter((n) => n.clusterId !== cluster.id).map((n) => n.id);
   const errors = [
@@ -92,7 +92,7 @@ export function delNodes(req: SenlinRequest, cluster: ClusterRecord, params: unk
 
 /** `replace_nodes` (1.3): each old member is swapped for an orphan ACTIVE node of the same profile type. */
 export function replaceNodes(req: SenlinRequest, cluster: ClusterRecord, params: unknown): SenlinReply {
-  requireMicroversion(req.version, "replaceNodes", "replace_nodes");
+  requireMicroversion(req.version, "replaceNodes");
   const { nodes } = parseWith(replaceNodesParams, params);
   const type = profileType(req, cluster.profileId);
   const replacements: Record<string, string> = {};

@@ -47,11 +47,9 @@ export function compareMicroversions(a: Microversion, b: Microversion): number {
   return a[0] - b[0] || a[1] - b[1];
 }
 
-/** The outcome of negotiation: the version to serve and whether the response echoes it. */
+/** The outcome of negotiation: the version to serve (every answer a handler returns names it). */
 export interface NegotiatedVersion {
   version: Microversion;
-  /** True when the request named a clustering version, so the response carries the header. */
-  requested: boolean;
 }
 
 /** The `clustering` entry of an `OpenStack-API-Version` header (which may list several services). */
@@ -69,8 +67,8 @@ function clusteringEntry(header: string | null): string | undefined {
  */
 export function negotiateMicroversion(header: string | null, max: Microversion): NegotiatedVersion {
   const raw = clusteringEntry(header);
-  if (raw === undefined) return { version: MIN_MICROVERSION, requested: false };
-  if (raw.toLowerCase() === "latest") return { version: max, requested: true };
+  if (raw === undefined) return { version: MIN_MICROVERSION };
+  if (raw.toLowerCase() === "latest") return { version: max };
   const version = parseMicroversion(raw);
   if (!version) {
     throw new SenlinError("InvalidAPIVersionString", `API Version String '${raw}' is of invalid format. It must be of format 'major.minor'.`);
@@ -78,23 +76,19 @@ export function negotiateMicroversion(header: string | null, max: Microversion):
   if (compareMicroversions(version, MIN_MICROVERSION) < 0 || compareMicroversions(version, max) > 0) {
     throw new SenlinError(
       "InvalidGlobalAPIVersion",
-      `Version ${raw} is not supported by the API. Minimum is ${formatMicroversion(MIN_MICROVERSION)} and maximum is ${formatMicroversion(max)}.`,
+      `Version '${raw}' is not supported by the API. Minimum is '${formatMicroversion(MIN_MICROVERSION)}' and maximum is '${formatMicroversion(max)}'.`,
     );
   }
-  return { version, requested: true };
+  return { version };
 }
 
 /**
- * Throws the 400 a version-gated handler raises below its version.
- * @param what - the feature, e.g. `replace_nodes`.
+ * Throws the 400 a version-gated handler raises below its version, with Senlin's own message
+ * (`MethodVersionNotFound`: it names the version asked for, not the one needed).
  */
-export function requireMicroversion(version: Microversion, feature: keyof typeof FEATURE_VERSIONS, what: string): void {
-  const needed = FEATURE_VERSIONS[feature];
-  if (compareMicroversions(version, needed) >= 0) return;
-  throw new SenlinError(
-    "MethodVersionNotFound",
-    `API version '${formatMicroversion(version)}' is not supported on this method: ${what} needs ${formatMicroversion(needed)} or later.`,
-  );
+export function requireMicroversion(version: Microversion, feature: keyof typeof FEATURE_VERSIONS): void {
+  if (hasFeature(version, feature)) return;
+  throw new SenlinError("MethodVersionNotFound", `API version '${formatMicroversion(version)}' is not supported on this method.`);
 }
 
 /** Whether `version` has a feature. */

@@ -27,7 +27,7 @@ function assertIdle(req: SenlinRequest, node: NodeRecord): void {
 function updateNode(req: SenlinRequest): SenlinReply {
   const node = nodeOf(req);
   const body = parseWith(updateBody, wrappedBody(req, "node"));
-  if (body.tainted !== undefined) requireMicroversion(req.version, "nodeTainted", "tainted");
+  if (body.tainted !== undefined) requireMicroversion(req.version, "nodeTainted");
   const changes: NonNullable<ActionPlan["changes"]> = {};
   if (body.profile_id !== undefined) {
     const { store } = req.env;
@@ -56,7 +56,7 @@ const NODE_ACTIONS: Readonly<Record<string, { operation: string; start(req: Senl
       if (operation !== undefined && (typeof operation !== "string" || !RECOVERY_OPERATIONS.includes(operation.toUpperCase()))) {
         throw badRequest(`Operation value '${String(operation)}' has to be one of the following: ${RECOVERY_OPERATIONS.join(", ")}.`);
       }
-      if (check !== undefined) requireMicroversion(req.version, "recoverCheck", "check");
+      if (check !== undefined) requireMicroversion(req.version, "recoverCheck");
       return startNodeAction(req, node, "NODE_RECOVER", "node_recover", {}, params);
     },
   },
@@ -86,7 +86,7 @@ function nodeAction(req: SenlinRequest): SenlinReply {
 
 /** `POST /v1/nodes/{id}/ops` (1.4): one operation of the node's profile type; 202 `{"action": id}`. */
 function nodeOperation(req: SenlinRequest): SenlinReply {
-  requireMicroversion(req.version, "clusterOps", "node operation");
+  requireMicroversion(req.version, "clusterOps");
   const body = (req.body ?? {}) as Record<string, unknown>;
   const keys = typeof body === "object" && !Array.isArray(body) ? Object.keys(body) : [];
   if (keys.length === 0) throw badRequest("No operation specified.");

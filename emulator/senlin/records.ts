@@ -196,3 +196,25 @@ export interface ReceiverRecord extends Owner {
   createdAtMs: number;
   updatedAtMs: number | null;
 }
+
+/**
+ * A stored event, as Senlin's engine writes one: when an action starts (`start`) and when it ends
+ * (`end`, or `error` for a failed or cancelled one), with the object's name at that moment.
+ */
+export interface EventRecord {
+  /** Stable: derived from the action's id and the phase. */
+  id: string;
+  atMs: number;
+  user: string;
+  project: string;
+  actionId: string;
+  action: ActionName;
+  /** The cluster involved, or empty. */
+  clusterId: string;
+  /** The action's target. */
+  oid: string;
+  oname: string;
+  otype: "CLUSTER" | "NODE";
+  phase: "start" | "end" | "error";
+  reason: string;
+}

@@ -89,6 +89,7 @@ export const SENLIN_ROUTES: readonly SenlinRoute[] = [
   { method: "POST", path: "/v1/nodes/:node_id/actions", operation: nodeActionOperation, handle: NODE_ACTION_HANDLERS.NodeAction },
   route("POST", "/v1/nodes/:node_id/ops", "PerformNodeOperation"),
   route("GET", "/v1/actions", "ListActions"),
+  route("POST", "/v1/actions", "CreateAction"),
   route("GET", "/v1/actions/:action_id", "GetAction"),
   route("PATCH", "/v1/actions/:action_id", "UpdateAction"),
 ];

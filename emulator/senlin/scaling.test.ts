@@ -47,12 +47,14 @@ describe("checkSizeParams", () => {
     ["above the cluster's max", 6, undefined, undefined, "The target capacity (6) is greater than the cluster's max_size (5)."],
     ["below a new min", 2, 3, undefined, "The target capacity (2) is less than the specified min_size (3)."],
     ["above a new max", 4, undefined, 3, "The target capacity (4) is greater than the specified max_size (3)."],
-    ["a new min above a new max", undefined, 4, 2, "The specified min_size is greater than the specified max_size."],
-    ["a new min above the current max", undefined, 6, undefined, "The specified min_size is greater than the current max_size of the cluster."],
-    ["a new min above the desired capacity", undefined, 4, undefined, "The specified min_size is greater than the current desired_capacity of the cluster."],
-    ["a new max below the current min", undefined, undefined, 0, "The specified max_size is less than the current min_size of the cluster."],
-    ["a new max below the desired capacity", undefined, 0, 2, "The specified max_size is less than the current desired_capacity of the cluster."],
+    ["a new min above a new max", undefined, 4, 2, "The specified min_size (4) is greater than the specified max_size (2)."],
+    ["a new min above the current max", undefined, 6, undefined, "The specified min_size (6) is greater than the current max_size (5) of the cluster."],
+    ["a new min above the desired capacity", undefined, 4, undefined, "The specified min_size (4) is greater than the current desired_capacity (3) of the cluster."],
+    ["a new max below the current min", undefined, undefined, 0, "The specified max_size (0) is less than the current min_size (1) of the cluster."],
+    ["a new max below the desired capacity", undefined, 0, 2, "The specified max_size (2) is less than the current desired_capacity (3) of the cluster."],
     ["an unbounded new max", 40, undefined, -1, undefined],
+    ["more nodes than a cluster may hold", 1001, undefined, -1, "The target capacity (1001) is greater than the maximum number of nodes allowed per cluster (1000)."],
+    ["a new max above what a cluster may hold", undefined, undefined, 1001, "The specified max_size (1001) is greater than the maximum number of nodes allowed per cluster (1000)."],
   ])("%s", (_, desired, min, max, expected) => {
     expect(checkSizeParams(cluster, desired, min, max)).toBe(expected);
   });
@@ -60,6 +62,11 @@ describe("checkSizeParams", () => {
   it("checks a new cluster's own bounds only", () => {
     expect(checkSizeParams(undefined, 3, 1, 2)).toBe("The target capacity (3) is greater than the specified max_size (2).");
     expect(checkSizeParams(undefined, 0, 0, -1)).toBeUndefined();
+  });
+
+  it("leaves the cluster's own bounds out when not strict", () => {
+    expect(checkSizeParams(cluster, 6, undefined, undefined, false)).toBeUndefined();
+    expect(checkSizeParams(cluster, undefined, undefined, 2, false)).toBeUndefined();
   });
 });
 

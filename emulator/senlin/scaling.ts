@@ -47,42 +47,56 @@ export function truncateDesired(cluster: ClusterSize, desired: number, minSize?:
   return result;
 }
 
+/** Senlin's `max_nodes_per_cluster` default. */
+export const MAX_NODES_PER_CLUSTER = 1000;
+
 /**
- * Checks a new desired capacity and bounds against each other and the cluster (scaleutils
- * `check_size_params`); answers Senlin's message, or undefined when they fit.
+ * Checks a new desired capacity and bounds against each other and the cluster, as the server's
+ * `scaleutils.check_size_params` does (same order, same messages); answers Senlin's message, or
+ * undefined when they fit.
  * @param cluster - the current cluster; absent when creating one.
+ * @param strict - whether the cluster's own bounds apply (every caller here checks strictly).
  */
 export function checkSizeParams(
   cluster: ClusterSize | undefined,
   desired?: number,
   minSize?: number,
   maxSize?: number,
+  strict = true,
 ): string | undefined {
   if (desired !== undefined) {
+    if (desired > MAX_NODES_PER_CLUSTER) {
+      return `The target capacity (${desired}) is greater than the maximum number of nodes allowed per cluster (${MAX_NODES_PER_CLUSTER}).`;
+    }
     if (minSize !== undefined && desired < minSize) return `The target capacity (${desired}) is less than the specified min_size (${minSize}).`;
-    if (minSize === undefined && cluster && desired < cluster.minSize) {
+    if (minSize === undefined && cluster && desired < cluster.minSize && strict) {
       return `The target capacity (${desired}) is less than the cluster's min_size (${cluster.minSize}).`;
     }
-    if (maxSize !== undefined && maxSize >= 0 && desired > maxSize) {
+    if (maxSize !== undefined && desired > maxSize && maxSize >= 0) {
       return `The target capacity (${desired}) is greater than the specified max_size (${maxSize}).`;
     }
-    if (maxSize === undefined && cluster && cluster.maxSize >= 0 && desired > cluster.maxSize) {
+    if (maxSize === undefined && cluster && desired > cluster.maxSize && cluster.maxSize >= 0 && strict) {
       return `The target capacity (${desired}) is greater than the cluster's max_size (${cluster.maxSize}).`;
     }
   }
   if (minSize !== undefined) {
-    if (maxSize !== undefined && maxSize >= 0 && minSize > maxSize) return "The specified min_size is greater than the specified max_size.";
+    if (maxSize !== undefined && maxSize >= 0 && minSize > maxSize) return `The specified min_size (${minSize}) is greater than the specified max_size (${maxSize}).`;
     if (maxSize === undefined && cluster && cluster.maxSize >= 0 && minSize > cluster.maxSize) {
-      return "The specified min_size is greater than the current max_size of the cluster.";
+      return `The specified min_size (${minSize}) is greater than the current max_size (${cluster.maxSize}) of the cluster.`;
     }
-    if (desired === undefined && cluster && minSize > cluster.desiredCapacity) {
-      return "The specified min_size is greater than the current desired_capacity of the cluster.";
+    if (desired === undefined && cluster && minSize > cluster.desiredCapacity && strict) {
+      return `The specified min_size (${minSize}) is greater than the current desired_capacity (${cluster.desiredCapacity}) of the cluster.`;
     }
   }
-  if (maxSize !== undefined && cluster && maxSize >= 0) {
-    if (minSize === undefined && maxSize < cluster.minSize) return "The specified max_size is less than the current min_size of the cluster.";
-    if (desired === undefined && maxSize < cluster.desiredCapacity) {
-      return "The specified max_size is less than the current desired_capacity of the cluster.";
+  if (maxSize !== undefined) {
+    if (maxSize > MAX_NODES_PER_CLUSTER) {
+      return `The specified max_size (${maxSize}) is greater than the maximum number of nodes allowed per cluster (${MAX_NODES_PER_CLUSTER}).`;
+    }
+    if (minSize === undefined && cluster && maxSize >= 0 && maxSize < cluster.minSize) {
+      return `The specified max_size (${maxSize}) is less than the current min_size (${cluster.minSize}) of the cluster.`;
+    }
+    if (desired === undefined && cluster && maxSize >= 0 && maxSize < cluster.desiredCapacity && strict) {
+      return `The specified max_size (${maxSize}) is less than the current desired_capacity (${cluster.desiredCapacity}) of the cluster.`;
     }
   }
   return undefined;

@@ -1,6 +1,7 @@
+import { createHash } from "node:crypto";
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
-import { cachedStatement } from "../database";
-import type { ActionRecord, BindingRecord, ClusterRecord, NodeRecord, PolicyRecord, ProfileRecord, ReceiverRecord } from "./records";
+import { cachedStatement, inTransaction } from "../database";
+import type { ActionRecord, BindingRecord, ClusterRecord, EventRecord, NodeRecord, PolicyRecord, ProfileRecord, ReceiverRecord } from "./records";
 
 /**
  * Senlin's tables: each object is a JSON document with the columns lookups need beside it. Action
@@ -8,7 +9,9 @@ import type { ActionRecord, BindingRecord, ClusterRecord, NodeRecord, PolicyReco
  * Actions pile up for ever (as in Senlin's database), so every per-call query on them goes through
  * an index: `seq` for the next sequence number, `(target, due_ms)` for a target's unfinished
  * actions, and a partial index holding only the unfinished ones (bench/README.md sections 7-8).
- * Indexes only, no new column: a state.db written by an older release opens unchanged.
+ * Indexes only, no new column: a state.db written by an older release opens unchanged. Events
+ * are written as actions start and end (a table of their own: a listing reads them, it does not
+ * rebuild them); a state.db from before that table gets its events derived once, on open.
  */
 export const SENLIN_SCHEMA = `
 CREATE TABLE IF NOT EXISTS senlin_profiles (id TEXT PRIMARY KEY, project TEXT NOT NULL, name TEXT NOT NULL, seq INTEGER NOT NULL, doc TEXT NOT NULL);
@@ -22,6 +25,9 @@ CREATE INDEX IF NOT EXISTS senlin_actions_due ON senlin_actions (due_ms);
 CREATE INDEX IF NOT EXISTS senlin_nodes_cluster ON senlin_nodes (cluster_id);
 CREATE INDEX IF NOT EXISTS senlin_actions_target ON senlin_actions (target, due_ms);
 CREATE INDEX IF NOT EXISTS senlin_actions_active ON senlin_actions (seq) WHERE due_ms IS NOT NULL;
+CREATE TABLE IF NOT EXISTS senlin_events (seq INTEGER PRIMARY KEY, id TEXT NOT NULL, project TEXT NOT NULL, ts_ms INTEGER NOT NULL, doc TEXT NOT NULL);
+CREATE UNIQUE INDEX IF NOT EXISTS senlin_events_id ON senlin_events (id);
+CREATE INDEX IF NOT EXISTS senlin_events_project ON senlin_events (project, ts_ms);
 ${["profiles", "policies", "clusters", "nodes", "actions", "receivers"].map((t) => `CREATE INDEX IF NOT EXISTS senlin_${t}_seq ON senlin_${t} (seq);`).join("\n")}
 `;
 
@@ -43,6 +49,8 @@ export class DocTable<T extends Doc> {
     private readonly db: DatabaseSync,
     readonly table: string,
     private readonly columns: Columns<T> = {},
+    /** Called after each update with the object before and after it. */
+    private readonly afterUpdate?: (before: T, after: T) => void,
   ) {
     this.extra = Object.keys(columns);
   }
@@ -89,6 +97,7 @@ export class DocTable<T extends Doc> {
     const sets = ["name = ?", ...this.extra.map((c) => `${c} = ?`), "doc = ?"];
     const values = [next.name, ...this.extra.map((c) => this.columns[c](next)), JSON.stringify(next), id];
     cachedStatement(this.db, `UPDATE ${this.table} SET ${sets.join(", ")} WHERE id = ?`).run(...values);
+    this.afterUpdate?.(current, next);
     return next;
   }
 
@@ -112,8 +121,69 @@ export class SenlinStore {
     this.policies = new DocTable(db, "senlin_policies");
     this.clusters = new DocTable(db, "senlin_clusters");
     this.nodes = new DocTable(db, "senlin_nodes", { cluster_id: (n) => n.clusterId });
-    this.actions = new DocTable(db, "senlin_actions", { target: (a) => a.target, due_ms: (a) => dueMs(a) });
+    this.actions = new DocTable(db, "senlin_actions", { target: (a) => a.target, due_ms: (a) => dueMs(a) }, (before, after) => this.recordEvents(before, after));
     this.receivers = new DocTable(db, "senlin_receivers");
+    this.deriveMissingEvents();
+  }
+
+  /** The events an action's change of status makes: `start` when it starts running, `end` or `error` when it ends. */
+  private recordEvents(before: ActionRecord, after: ActionRecord): void {
+    if (before.status === after.status) return;
+    if (after.status === "RUNNING") this.addEvent(eventOf(after, "start", after.startMs, "The action is being processed.", this.objectName(after)));
+    if (ENDED.has(after.status) && !ENDED.has(before.status)) {
+      // A deleted object's name is gone by the time its delete ends: the start event kept it.
+      const oname = this.objectName(after) ?? this.eventById(eventId(after.id, "start"))?.oname;
+      this.addEvent(eventOf(after, after.status === "SUCCEEDED" ? "end" : "error", after.endMs, after.statusReason, oname));
+    }
+  }
+
+  /** The current name of an action's target, if it still exists. */
+  private objectName(action: ActionRecord): string | undefined {
+    return (action.action.startsWith("NODE_") ? this.nodes.get(action.target) : this.clusters.get(action.target))?.name;
+  }
+
+  private addEvent(event: EventRecord): void {
+    cachedStatement(this.db, "INSERT OR IGNORE INTO senlin_events (id, project, ts_ms, doc) VALUES (?, ?, ?, ?)").run(event.id, event.project, event.atMs, JSON.stringify(event));
+  }
+
+  /**
+   * Events of a database written before events were stored: derived once from its actions, as
+   * that release showed them (a start for every action that started, an end for every one that ended).
+   */
+  private deriveMissingEvents(): void {
+    if (cachedStatement(this.db, "SELECT 1 AS found FROM senlin_events LIMIT 1").get()) return;
+    const started = this.actions.list(undefined).filter((a) => a.status === "RUNNING" || ENDED.has(a.status));
+    if (started.length === 0) return;
+    inTransaction(this.db, () => {
+      for (const action of started) {
+        const oname = this.objectName(action);
+        this.addEvent(eventOf(action, "start", action.startMs, "The action is being processed.", oname));
+        if (ENDED.has(action.status)) this.addEvent(eventOf(action, action.status === "SUCCEEDED" ? "end" : "error", action.endMs, action.statusReason, oname));
+      }
+    });
+  }
+
+  /** Events of a project (every project when undefined), oldest first. */
+  events(project: string | undefined): EventRecord[] {
+    const rows =
+      project === undefined
+        ? cachedStatement(this.db, "SELECT doc FROM senlin_events ORDER BY ts_ms, seq").all()
+        : cachedStatement(this.db, "SELECT doc FROM senlin_events WHERE project = ? ORDER BY ts_ms, seq").all(project);
+    return rows.map((row) => JSON.parse(String(row.doc)) as EventRecord);
+  }
+
+  /** The event with this id, in any project. */
+  eventById(id: string): EventRecord | undefined {
+    const row = cachedStatement(this.db, "SELECT doc FROM senlin_events WHERE id = ?").get(id);
+    return row ? (JSON.parse(String(row.doc)) as EventRecord) : undefined;
+  }
+
+  /** Events of a project whose id starts with `prefix` (Senlin's short ids), at most two (enough to tell one from many). */
+  eventsByIdPrefix(project: string, prefix: string): EventRecord[] {
+    // A range on the unique id index: ids from the prefix up to the prefix followed by the highest character.
+    return cachedStatement(this.db, "SELECT doc FROM senlin_events WHERE id >= ? AND id < ? AND project = ? LIMIT 2")
+      .all(prefix, `${prefix}\uffff`, project)
+      .map((row) => JSON.parse(String(row.doc)) as EventRecord);
   }
 
   /** Members of a cluster, by index. */
@@ -165,4 +235,29 @@ function dueMs(action: ActionRecord): number | null {
   if (action.status === "READY") return action.startMs;
   if (action.status === "RUNNING") return action.endMs;
   return null;
+}
+
+const ENDED = new Set(["SUCCEEDED", "FAILED", "CANCELLED"]);
+
+/** A stable event id for an action's phase. */
+export function eventId(actionId: string, phase: string): string {
+  const hex = createHash("sha256").update(`${actionId}:${phase}`).digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+function eventOf(action: ActionRecord, phase: EventRecord["phase"], atMs: number, reason: string, oname: string | undefined): EventRecord {
+  return {
+    id: eventId(action.id, phase),
+    atMs,
+    user: action.user,
+    project: action.project,
+    actionId: action.id,
+    action: action.action,
+    clusterId: action.clusterId,
+    oid: action.target,
+    oname: oname ?? "",
+    otype: action.action.startsWith("NODE_") ? "NODE" : "CLUSTER",
+    phase,
+    reason,
+  };
 }

@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changingSteps, type RunResult, resourceSteps, spawnCli } from "../harness/engine";
+import type { AuditEntry } from "../harness/local-plane";
+import { expectPlannedAsAudited, previewStep } from "../harness/planned";
 import { killTree } from "../harness/processes";
+import { groupPreviews, ownErrorLines } from "../harness/bad-inputs";
 import { openSenlinStack, type SenlinStack, senlinClusters, senlinMutations } from "../harness/senlin-stack";
 
 // senlin.Profile and senlin.Policy through the real engine, on one stack (program `senlin-profiles`:
@@ -13,6 +16,10 @@ const SERVER = { type: "os.nova.server", version: "1.0", properties: { flavor: "
 const DELETION = { type: "senlin.policy.deletion", version: "1.0", properties: { criteria: "OLDEST_FIRST" } };
 /** One node at a time, one always in service, 10 s (1 s at the stack's time scale) between batches. */
 const BATCH = { type: "senlin.policy.batch", version: "1.0", properties: { min_in_service: 1, max_batch_size: 1, pause_time: 10 } };
+/** The deletion policy's spec from the field table's spec row on. */
+const YOUNGEST = { ...DELETION, properties: { criteria: "YOUNGEST_FIRST" } };
+/** The policy's config the bad-input previews leave in place again. */
+const KEPT_POLICY = { spec: YOUNGEST, name: "del-chosen" };
 /** The profile spec the rolling-update test moves to, and the later tests keep. */
 const ROLLED = { profile: { spec: { ...SERVER, properties: { ...SERVER.properties, image: "debian-12.8" } }, name: "web-chosen", metadata: { team: "web" } } };
 
@@ -40,6 +47,99 @@ interface ActionView {
 
 const stepsOf = (result: RunResult) => changingSteps(result).map((s) => `${s.op} ${s.name}`).sort();
 
+/**
+ * Bad inputs of one resource previewed together (no two share a field): the provider's check
+ * reports every failure of the resource at once. Each input: what it is, the field its message
+ * starts with, whether Pulumi shows the top-level value, and the reason (the value and what is allowed).
+ */
+interface BadGroup {
+  resource: "web" | "del";
+  args: Record<string, unknown>;
+  inputs: [string, string, boolean, RegExp][];
+}
+
+const PROFILE_TYPE = /must be a profile type: dotted lower-case words such as "os\.nova\.server"/;
+const POLICY_TYPE = /must be a policy type: dotted lower-case words such as "senlin\.policy\.deletion"/;
+const VERSION = 'must be a plugin version such as "1\\.0" \\(a "major\\.minor" string or a number\\)';
+const NAME = "must be a Senlin name: 1 to 254 characters, an ASCII letter first, then letters, digits, '_', '\\.' or '-'";
+const JSON_OBJECT = "must be an object of keys to JSON values";
+const DURATION = 'must be a duration such as "90s", "20m" or "1h30m" \\(units ms, s, m, h\\)';
+const re = (...parts: (string | RegExp)[]) => new RegExp(parts.map((p) => (typeof p === "string" ? p : p.source)).join(""));
+
+const BAD_GROUPS: BadGroup[] = [
+  {
+    resource: "web",
+    args: { name: "1web", spec: { type: "OS Nova", version: "v1", properties: ["a"], flavor: "m1.small" }, metadata: [1], image: "cirros" },
+    inputs: [
+      ["a profile name starting with a digit", "name", true, re(NAME, ', got "1web"')],
+      ["a profile type with capitals and a space", "spec.type", false, re(PROFILE_TYPE, ', got "OS Nova"')],
+      ["a profile version that is not major.minor", "spec.version", false, re(VERSION, ', got "v1"')],
+      ["profile properties given as a list", "spec.properties", false, re(JSON_OBJECT, ', got \\["a"\\]')],
+      ["a profile spec field Senlin does not have", "spec.flavor", false, /spec\.flavor is not a known field/],
+      ["profile metadata given as a list", "metadata", true, re(JSON_OBJECT, ", got \\[1\\]")],
+      ["a field profiles do not have", "image", true, /image is not a known field/],
+    ],
+  },
+  {
+    resource: "web",
+    args: { name: "web/a", spec: { type: "os.", version: "1", properties: "x" }, metadata: { "clusterform.dev/owner": "me" }, timeouts: { create: "soon" } },
+    inputs: [
+      ["a profile name with a slash", "name", true, re(NAME, ', got "web/a"')],
+      ["a profile type ending in a dot", "spec.type", false, re(PROFILE_TYPE, ', got "os\\."')],
+      ["a profile version without its minor part", "spec.version", false, re(VERSION, ', got "1"')],
+      ["profile properties given as a string", "spec.properties", false, re(JSON_OBJECT, ', got "x"')],
+      ["the reserved metadata key", "metadata", false, /metadata key "clusterform\.dev\/owner" is reserved: Clusterform sets clusterform\.dev\/owner .*, got "me"/],
+      ["a profile create timeout that is not a duration", "timeouts.create", false, re(DURATION, ', got "soon"')],
+    ],
+  },
+  {
+    resource: "web",
+    args: { name: 7, spec: { type: 5, version: true }, timeouts: { update: "later" } },
+    inputs: [
+      ["a profile name given as a number", "name", true, re(NAME, ", got 7")],
+      ["a profile type given as a number", "spec.type", false, re(PROFILE_TYPE, ", got 5")],
+      ["a profile version given as a boolean", "spec.version", false, re(VERSION, ", got true")],
+      ["a profile update timeout that is not a duration", "timeouts.update", false, re(DURATION, ', got "later"')],
+    ],
+  },
+  {
+    resource: "del",
+    args: { name: "del policy", spec: { type: "senlin-policy", version: -1, properties: "x", criteria: "OLDEST_FIRST" }, metadata: {}, cluster: "c" },
+    inputs: [
+      ["a policy name with a space", "name", true, re(NAME, ', got "del policy"')],
+      ["a policy type with a dash", "spec.type", false, re(POLICY_TYPE, ', got "senlin-policy"')],
+      ["a negative policy version", "spec.version", false, re(VERSION, ", got -1")],
+      ["policy properties given as a string", "spec.properties", false, re(JSON_OBJECT, ', got "x"')],
+      ["a policy spec field Senlin does not have", "spec.criteria", false, /spec\.criteria is not a known field/],
+      ["metadata, which policies do not have", "metadata", true, /metadata is not a known field/],
+      ["a field policies do not have", "cluster", true, /cluster is not a known field/],
+    ],
+  },
+  {
+    resource: "del",
+    args: { name: "", spec: { type: "Senlin.Policy", version: "1", properties: [1] }, timeouts: { create: "soon" } },
+    inputs: [
+      ["an empty policy name", "name", true, re(NAME, ', got ""')],
+      ["a policy type with capitals", "spec.type", false, re(POLICY_TYPE, ', got "Senlin\\.Policy"')],
+      ["a policy version without its minor part", "spec.version", false, re(VERSION, ', got "1"')],
+      ["policy properties given as a list", "spec.properties", false, re(JSON_OBJECT, ", got \\[1\\]")],
+      ["a policy create timeout that is not a duration", "timeouts.create", false, re(DURATION, ', got "soon"')],
+    ],
+  },
+  {
+    resource: "del",
+    args: { name: 7, spec: { type: 5, version: true }, timeouts: { delete: "never" } },
+    inputs: [
+      ["a policy name given as a number", "name", true, re(NAME, ", got 7")],
+      ["a policy type given as a number", "spec.type", false, re(POLICY_TYPE, ", got 5")],
+      ["a policy version given as a boolean", "spec.version", false, re(VERSION, ", got true")],
+      ["a policy delete timeout that is not a duration", "timeouts.delete", false, re(DURATION, ', got "never"')],
+    ],
+  },
+];
+
+const BAD_INPUTS = BAD_GROUPS.flatMap((group) => group.inputs.map(([what, field, topLevel, reason]) => [what, group, field, topLevel, reason] as const));
+
 describe("senlin: profiles and policies as resources", () => {
   let t: SenlinStack;
   let outputs: Record<string, unknown>;
@@ -52,16 +152,38 @@ describe("senlin: profiles and policies as resources", () => {
     policies: (await policies()).filter((p) => p.name.startsWith("del-")).map((p) => p.id),
   });
 
-  /** One `up` after a config change: its preview steps, its mutating calls, then an empty preview. */
-  async function change(values: Record<string, unknown>): Promise<{ preview: string[]; calls: string[]; before: Record<string, unknown> }> {
+  /** One `up` after a config change: its preview (steps and result), its mutating calls and audit, then an empty preview. */
+  async function change(
+    values: Record<string, unknown>,
+  ): Promise<{ preview: string[]; planned: RunResult; calls: string[]; audit: AuditEntry[]; before: Record<string, unknown> }> {
     const before = outputs;
     await t.configure(values);
-    const preview = stepsOf(await t.stack.preview());
+    const planned = await t.stack.preview();
+    const preview = stepsOf(planned);
     const since = await t.plane.lastSeq();
     outputs = (await t.stack.up()).outputs;
-    const calls = senlinMutations(await t.plane.audit(since));
+    const audit = await t.plane.audit(since);
+    const calls = senlinMutations(audit);
     expect(changingSteps(await t.stack.preview())).toEqual([]);
-    return { preview, calls, before };
+    return { preview, planned, calls, audit, before };
+  }
+
+  /**
+   * The operations each changed resource's preview planned are what the up sent (issue 18): the
+   * profile's and the policy's own calls (a create is audited under its name, so they are told
+   * apart by operation), and the cluster's by its id.
+   */
+  function expectPlannedAsAuditedFor(run: { planned: RunResult; audit: AuditEntry[] }, names: ("web" | "del" | "main")[]): void {
+    const own: Record<string, (e: AuditEntry) => boolean> = {
+      web: (e) => /^(Create|Update|Delete)Profile$/.test(e.operation),
+      del: (e) => /^(Create|Update|Delete)Policy$/.test(e.operation),
+      main: (e) => e.target === outputs.clusterId,
+    };
+    for (const name of names) {
+      const step = previewStep(run.planned.steps, name);
+      expect(step, `the preview has a step for ${name}`).toBeDefined();
+      expectPlannedAsAudited(step, run.audit.filter((e) => e.api === "senlin" && own[name](e)));
+    }
   }
 
   beforeAll(async () => {
@@ -89,31 +211,36 @@ describe("senlin: profiles and policies as resources", () => {
     const since = await t.plane.lastSeq();
     expect(changingSteps(await t.stack.preview())).toEqual([]);
     expect(changingSteps(await t.stack.up())).toEqual([]);
-    expect((await t.plane.audit(since)).filter((e) => e.api === "senlin")).toEqual([]);
+    // No call at all: neither Senlin nor Keystone (a no-op does not even authenticate).
+    expect(await t.plane.audit(since)).toEqual([]);
     expect(resourceSteps(await t.stack.refresh()).filter((s) => s.diffs.length > 0)).toEqual([]);
   });
 
   // Rows of different resources share an up (their calls are told apart by target), as the cluster
   // field table's lanes do: each round is one preview, one up and one preview after.
   it("field table: the profile's name is one UpdateProfile; the policy's name, in the same up, one UpdatePolicy", async () => {
-    const { preview, calls } = await change({ profile: { spec: SERVER, name: "web-chosen" }, policy: { spec: DELETION, name: "del-chosen" } });
+    const run = await change({ profile: { spec: SERVER, name: "web-chosen" }, policy: { spec: DELETION, name: "del-chosen" } });
+    const { preview, calls } = run;
     expect(preview).toEqual(["update del", "update web"]);
     expect(calls.sort()).toEqual([`UpdatePolicy ${outputs.policyId}`, `UpdateProfile ${outputs.profileId}`]);
+    expectPlannedAsAuditedFor(run, ["web", "del"]);
     expect((await profiles()).find((p) => p.id === outputs.profileId)?.name).toBe("web-chosen");
     expect((await policies()).find((p) => p.id === outputs.policyId)?.name).toBe("del-chosen");
   });
 
   it("field table: the profile's metadata is one UpdateProfile that keeps the owner marker", async () => {
-    const { preview, calls } = await change({ profile: { spec: SERVER, name: "web-chosen", metadata: { team: "web" } } });
+    const run = await change({ profile: { spec: SERVER, name: "web-chosen", metadata: { team: "web" } } });
+    const { preview, calls } = run;
     expect(preview).toEqual(["update web"]);
     expect(calls).toEqual([`UpdateProfile ${outputs.profileId}`]);
+    expectPlannedAsAuditedFor(run, ["web"]);
     expect((await profiles()).find((p) => p.id === outputs.profileId)?.metadata).toEqual({ team: "web", "clusterform.dev/owner": expect.stringMatching(/^[0-9a-f]{16}$/) });
   });
 
   it("field table: a new spec of each is a new object, created first; the cluster switches with Senlin's update (profile) and a detach and attach (policy); then the old ones go", async () => {
     const image = { ...SERVER, properties: { ...SERVER.properties, image: "debian-12" } };
-    const youngest = { ...DELETION, properties: { criteria: "YOUNGEST_FIRST" } };
-    const { preview, calls, before } = await change({ profile: { spec: image, name: "web-chosen", metadata: { team: "web" } }, policy: { spec: youngest, name: "del-chosen" } });
+    const run = await change({ profile: { spec: image, name: "web-chosen", metadata: { team: "web" } }, policy: KEPT_POLICY });
+    const { preview, calls, before } = run;
     expect(preview).toEqual([
       "create-replacement del",
       "create-replacement web",
@@ -129,6 +256,9 @@ describe("senlin: profiles and policies as resources", () => {
     expect(ops.slice(0, 2).sort()).toEqual(["CreatePolicy", "CreateProfile"]);
     expect(calls.slice(2, 5)).toEqual([`UpdateCluster ${outputs.clusterId}`, `DetachClusterPolicy ${outputs.clusterId}`, `AttachClusterPolicy ${outputs.clusterId}`]);
     expect(calls.slice(5).sort()).toEqual([`DeletePolicy ${before.policyId}`, `DeleteProfile ${before.profileId}`]);
+    // Planned as done: the profile's and the policy's create-first replacements (create, then the
+    // old one's delete), and the cluster's switch to them.
+    expectPlannedAsAuditedFor(run, ["web", "del", "main"]);
     expect(outputs.nodeIds).toEqual(before.nodeIds);
     expect((await nodes()).map((n) => n.profile_id)).toEqual([outputs.profileId, outputs.profileId]);
     const [cluster] = await senlinClusters(t.plane);
@@ -203,19 +333,27 @@ describe("senlin: profiles and policies as resources", () => {
     expect(changingSteps(await t.stack.preview())).toEqual([]);
   });
 
-  it("bad inputs: rejected at preview naming the field, the value and what is allowed, with no Senlin call", async () => {
-    const since = await t.plane.lastSeq();
-    await t.configure({ profile: { spec: { type: "OS Nova", version: "v1" }, name: "1web", metadata: { "clusterform.dev/owner": "me" } } });
-    const failure = await t.stack.preview().then(() => "succeeded", (err: Error) => err.message);
-    expect(failure).toContain('spec.type must be a profile type: dotted lower-case words such as \\"os.nova.server\\", got \\"OS Nova\\"'.replaceAll("\\", ""));
-    expect(failure).toContain('spec.version must be a plugin version such as "1.0"');
-    expect(failure).toMatch(/name must be a Senlin name: .*got "1web"/);
-    expect(failure).toContain('metadata key "clusterform.dev/owner" is reserved');
-    expect((await t.plane.audit(since)).filter((e) => e.api === "senlin")).toEqual([]);
-    await t.configure(ROLLED);
+  // The first `it` of a group previews the group's inputs; the others read the same result. The
+  // resource's other inputs and the other resource keep valid values.
+  const previewOf = groupPreviews<BadGroup>(
+    () => t,
+    (group) => t.configure(group.resource === "web" ? { profile: group.args, policy: KEPT_POLICY } : { profile: ROLLED.profile, policy: group.args }),
+  );
+
+  it.each(BAD_INPUTS)("bad input of %s: rejected at preview naming the field, the value and what is allowed, with no API call", async (_what, group, field, topLevel, reason) => {
+    const { failure, calls } = await previewOf(group);
+    const named = new RegExp(`has a problem: ${field.replace(/[.[\]]/g, (c) => `\\${c}`)}\\b`);
+    // This input's own messages: those of its resource that name the field.
+    const own = ownErrorLines(failure, group.resource, named);
+    expect(own, failure).toMatch(reason);
+    if (topLevel) expect(own).toMatch(new RegExp(`property ${field} value \\{`));
+    expect(own).not.toContain("<nil>");
+    // Nothing was sent to any API, Keystone included.
+    expect(calls).toEqual([]);
   });
 
   it("replacement: `up --replace` of the profile and of the policy ends with new objects the state names and the cluster moved to them", async () => {
+    await t.configure({ ...ROLLED, policy: KEPT_POLICY });
     const before = outputs;
     const since = await t.plane.lastSeq();
     const result = await t.stack.up({ replace: [await t.stack.urnOf("web"), await t.stack.urnOf("del")] });
@@ -237,7 +375,8 @@ describe("senlin: profiles and policies as resources", () => {
   it("interrupted: killed while a new profile's and a new policy's creates are in flight, the next up adopts both (one of each) and converges", async () => {
     const image = { ...SERVER, properties: { ...SERVER.properties, image: "debian-13" } };
     const random = { ...DELETION, properties: { criteria: "RANDOM" } };
-    await t.configure({ profile: { spec: image, metadata: { team: "web" } }, policy: { spec: random, name: "del-chosen" } });
+    // Derived names for both from here on (the replacement test after this one needs them).
+    await t.configure({ profile: { spec: image, metadata: { team: "web" } }, policy: { spec: random } });
     // The plane holds both creates 3 s before making the objects: the CLI is killed meanwhile, so
     // they exist and no state names them.
     for (const operation of ["CreateProfile", "CreatePolicy"]) await t.plane.addFault({ api: "senlin", operation, action: "delay", delayMs: 3000 } as never);
@@ -258,6 +397,28 @@ describe("senlin: profiles and policies as resources", () => {
     expect((await nodes()).map((n) => n.profile_id)).toEqual([outputs.profileId, outputs.profileId]);
     const [cluster] = await senlinClusters(t.plane);
     expect(cluster.bindings.map((b) => b.policy_id)).toContain(outputs.policyId);
+    expect(changingSteps(await t.stack.preview())).toEqual([]);
+  });
+
+  it("replacement with derived names: `up --replace` of each makes a new object under the same derived name, moves the cluster to it, then deletes the old one", async () => {
+    const before = outputs;
+    expect([before.profileName, before.policyName]).toEqual([expect.stringMatching(/^web-[0-9a-f]{7}$/), expect.stringMatching(/^del-[0-9a-f]{7}$/)]);
+    const since = await t.plane.lastSeq();
+    outputs = (await t.stack.up({ replace: [await t.stack.urnOf("web"), await t.stack.urnOf("del")] })).outputs;
+    // The name is derived from the owner and the spec, neither of which changed: the new objects
+    // carry it too, and the old ones (in use by the cluster) were not taken for leftovers to adopt.
+    expect([outputs.profileName, outputs.policyName]).toEqual([before.profileName, before.policyName]);
+    expect(outputs.profileId).not.toBe(before.profileId);
+    expect(outputs.policyId).not.toBe(before.policyId);
+    const calls = senlinMutations(await t.plane.audit(since));
+    expect(calls.filter((c) => /^(Create|Delete)(Profile|Policy) /.test(c)).sort()).toEqual(
+      [`CreatePolicy ${before.policyName}`, `CreateProfile ${before.profileName}`, `DeletePolicy ${before.policyId}`, `DeleteProfile ${before.profileId}`].sort(),
+    );
+    expect(await ours()).toEqual({ profiles: [outputs.profileId], policies: [outputs.policyId] });
+    expect((await nodes()).map((n) => n.profile_id)).toEqual([outputs.profileId, outputs.profileId]);
+    const [cluster] = await senlinClusters(t.plane);
+    expect(cluster.bindings.map((b) => b.policy_id)).toContain(outputs.policyId);
+    expect(cluster.bindings.map((b) => b.policy_id)).not.toContain(before.policyId);
     expect(changingSteps(await t.stack.preview())).toEqual([]);
   });
 

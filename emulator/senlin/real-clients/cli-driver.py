@@ -1,7 +1,8 @@
 """Runs `openstack` commands in one Python process, the unmodified client's own entry point.
 
-Reads a JSON list of commands ({"argv": [...], "env": {...}}) from stdin and prints, as JSON, one
-{"rc", "stdout", "stderr"} per command. One process for all commands: each start of the
+Reads a JSON list of commands ({"argv": [...], "env": {...}, "unset": [...]}) from stdin and prints,
+as JSON, one {"rc", "stdout", "stderr"} per command: `env` is set and the variables named in `unset`
+are removed for that command only. One process for all commands: each start of the
 `openstack` program costs one to two seconds of imports.
 """
 import contextlib
@@ -16,6 +17,8 @@ from openstackclient import shell
 def run(command):
     saved = dict(os.environ)
     os.environ.update(command.get("env", {}))
+    for name in command.get("unset", []):
+        os.environ.pop(name, None)
     out, err = io.StringIO(), io.StringIO()
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):

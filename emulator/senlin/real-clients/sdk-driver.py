@@ -94,6 +94,28 @@ def main():
         return {"preview": preview["node_profile"]["node_preview"]["properties"], "adopted": [adopted["name"], adopted["status"]]}
 
     step("adopt", adopt)
+    def version_headers():
+        header = "OpenStack-API-Version"
+        missing = clustering.get("/clusters/no-such-cluster", microversion="1.10", raise_exc=False)
+        return {
+            "unversioned": clustering.get("/clusters").headers.get(header),
+            "asked": clustering.get("/clusters", microversion="1.10").headers.get(header),
+            "error": [missing.status_code, missing.headers.get(header)],
+        }
+
+    step("version_headers", version_headers)
+
+    def notify():
+        # Neither the SDK nor the CLI has a notify call: the SDK's own adapter posts it.
+        made = clustering.create_receiver(name="sdk-msg", type="message")
+        hook = clustering.create_receiver(name="sdk-hook", type="webhook", cluster_id=clustering.get_cluster("sdk-c2").id, action="CLUSTER_CHECK")
+        message = clustering.post("/receivers/%s/notify" % made.id, raise_exc=False)
+        webhook = clustering.post("/receivers/%s/notify" % hook.id, raise_exc=False)
+        for receiver in (made, hook):
+            clustering.delete_receiver(receiver.id)
+        return {"message": message.status_code, "webhook": [webhook.status_code, webhook.json()["error"]["message"]]}
+
+    step("notify", notify)
     step("services", lambda: sorted(x.binary for x in clustering.services()))
     step("delete", lambda: clustering.delete_cluster(clustering.get_cluster("sdk-c2")) is not None)
     step("deleted", lambda: clustering.find_cluster("sdk-c2") is None)

@@ -178,7 +178,7 @@ describe("senlin client against the emulator", () => {
     expect(error).toMatchObject({
       code: "FailedPrecondition",
       message:
-        'ReplaceNodes cluster "web": HTTP 406: this call needs Senlin API microversion 1.3, but the server supports at most 1.2 (Version 1.3 is not supported by the API. Minimum is 1.0 and maximum is 1.2.)',
+        "ReplaceNodes cluster \"web\": HTTP 406: this call needs Senlin API microversion 1.3, but the server supports at most 1.2 (Version '1.3' is not supported by the API. Minimum is '1.0' and maximum is '1.2'.)",
     });
   });
 

@@ -34,9 +34,9 @@ export interface SenlinTransport {
   call<T>(kind: CallKind, operation: string, request: RestRequest, version: string, options?: RestCallOptions): Promise<RestResponse<T>>;
 }
 
-/** The server's own maximum, from its 406 message ("... maximum is 1.2."). */
+/** The server's own maximum, from its 406 message (Senlin's "... maximum is '1.2'.", quoted or not). */
 function serverMaximum(message: string): string | undefined {
-  return /maximum is (\d+\.\d+)/.exec(message)?.[1];
+  return /maximum is '?(\d+\.\d+)/.exec(message)?.[1];
 }
 
 /** A 406 means the server is older than the call: say which version it has and which the call needs. */
