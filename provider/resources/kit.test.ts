@@ -275,23 +275,30 @@ describe("withPartialState", () => {
 
 describe("defineResource: a delete of the object the state keeps does not run", () => {
   const owned = { name: "a", size: 1, owner: "o1" };
-  type Step = (h: ReturnType<typeof widget>["handler"]) => Promise<unknown>;
-  const create: Step = (h) => h.create({ ...owned, deleteBeforeReplace: false });
-  const checkNew: Step = (h) => h.check({}, { ...owned });
-  const diffSame: Step = (h) => h.diff("w-a", { ...owned }, { ...owned, size: 2 });
-  const diffReplace: Step = (h) => h.diff("w-a", { ...owned }, { ...owned, color: "red" });
+  type Widget = ReturnType<typeof widget>;
+  type Step = (w: Widget) => Promise<unknown>;
+  // `pulumi up --replace` creates first with no old inputs: create finds the object and adopts it.
+  const adopt: Step = async (w) => {
+    w.live.set("w-a", { state: "READY" });
+    return w.handler.create({ ...owned });
+  };
+  const create: Step = (w) => w.handler.create({ ...owned });
+  const checkNew: Step = (w) => w.handler.check({}, { ...owned });
+  const diffSame: Step = (w) => w.handler.diff("w-a", { ...owned }, { ...owned, size: 2 });
+  const diffReplace: Step = (w) => w.handler.diff("w-a", { ...owned }, { ...owned, color: "red" });
 
   it.each<[string, Step[], string, boolean]>([
-    ["this process's create returned the id (a create-first replacement adopted the object)", [create], "w-a", false],
+    ["this process's create adopted the object (a create-first replacement of the same identity)", [adopt], "w-a", false],
     ["the live state's diff named the id and replaced nothing (a condemned copy from an interrupted run)", [diffSame], "w-a", false],
     ["nothing in this process named the id", [], "w-a", true],
+    ["this process's create made the object rather than finding it", [create], "w-a", true],
     ["the diff planned a replacement", [diffSame, diffReplace], "w-a", true],
     ["a check without old inputs followed the diff (the engine replaces it after all)", [diffSame, checkNew], "w-a", true],
-    ["another id than the one created", [create], "w-b", true],
+    ["another id than the one adopted", [adopt], "w-b", true],
   ])("keeps it only when %s", async (_, steps, id, deleted) => {
-    const { handler, calls } = widget();
-    for (const step of steps) await step(handler);
-    await handler.delete(id, { ...owned });
-    expect(calls.filter((c) => c.op === "delete").map((c) => c.args[1])).toEqual(deleted ? [id] : []);
+    const w = widget();
+    for (const step of steps) await step(w);
+    await w.handler.delete(id, { ...owned });
+    expect(w.calls.filter((c) => c.op === "delete").map((c) => c.args[1])).toEqual(deleted ? [id] : []);
   });
 });

@@ -28,6 +28,12 @@ export interface CreateContext extends OperationContext {
    * @param identity - the found object's identity, as {@link ResourceDefinition.identity} forms it.
    */
   confirmAdoption(operation: string, identity: string): void;
+  /**
+   * Call when create returns an object it found rather than made, where the kind decides itself
+   * that adopting it is safe (without {@link confirmAdoption}). The kit then keeps a delete of
+   * that object by the same resource in this process from running (replacement.ts, KeptObjects).
+   */
+  adopting(): void;
 }
 
 /** The platform side of one resource kind: what `create`, `read`, `update` and `delete` do. */
@@ -124,12 +130,19 @@ export function defineResource<I>(def: ResourceDefinition<I>): ResourceHandler {
       return { changes: true, replaces: plan.replaces, deleteBeforeReplace: !createFirst };
     },
     async create(inputs) {
+      let adopted = false;
       const createCtx: CreateContext = {
         ...contextFor(inputs),
-        confirmAdoption: (operation, identity) => guard.confirmAdoption(inputs, operation, identity),
+        confirmAdoption: (operation, identity) => {
+          guard.confirmAdoption(inputs, operation, identity);
+          adopted = true;
+        },
+        adopting: () => {
+          adopted = true;
+        },
       };
       const { id, outs } = await def.operations.create(createCtx, inputs as I & Props);
-      kept.createdAs(inputs, id);
+      if (adopted) kept.adoptedAs(inputs, id);
       return { id, outs: { ...inputs, ...outs } };
     },
     async read(id, props) {

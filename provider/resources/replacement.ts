@@ -94,7 +94,7 @@ function keyOf(inputs: Props): string | undefined {
  *   --replace` or a tainted resource, whose Check has no old inputs and no Diff; OpenTofu's
  *   `-replace` or a replacement with `create_before_destroy`): `create` adopted that very object
  *   and the engine then deletes the old state's id, which is the same. Skipped when this process's
- *   create of the resource returned that id.
+ *   create of the resource adopted the object of that id.
  * - Such a run was killed before its delete: the checkpoint holds the live state and the condemned
  *   old one, one id. Pulumi deletes condemned states after the program has registered every
  *   resource (performPostSteps, pkg/resource/deploy), so this process has by then diffed the live
@@ -121,8 +121,8 @@ export class KeptObjects {
     else this.diffedLive.delete(key);
   }
 
-  /** A create that returned `id`. */
-  createdAs(inputs: Props, id: string): void {
+  /** A create that adopted the object `id` it found (rather than made one). */
+  adoptedAs(inputs: Props, id: string): void {
     const key = keyOf(inputs);
     if (key !== undefined) this.created.set(key, id);
   }

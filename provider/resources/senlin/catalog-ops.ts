@@ -25,7 +25,9 @@ export async function orMissing<T>(read: () => Promise<T>): Promise<T | undefine
  * recorded in a state before the cluster could learn its id (Pulumi saves a step before dependents
  * run), so it is the object a `pulumi up --replace` replaces, never an interrupted create's
  * leftover; an unused one is the leftover. The generic guard (replacement.ts) cannot adopt a fresh
- * create-first object at all, and create-first is this kind's default.
+ * create-first object at all, and create-first is this kind's default. An unused object may still
+ * be the one a `pulumi up --replace` replaces (nothing uses it): `adopting` tells the kit, which
+ * then keeps the engine's delete of that same object from running.
  */
 export async function createOrAdopt<T extends { id: string }>(
   operation: string,
@@ -33,10 +35,14 @@ export async function createOrAdopt<T extends { id: string }>(
   find: () => Promise<T | undefined>,
   create: () => Promise<T>,
   progress?: (message: string) => void,
+  adopting?: () => void,
 ): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     const found = await find();
-    if (found) return found;
+    if (found) {
+      adopting?.();
+      return found;
+    }
     try {
       return await create();
     } catch (err) {

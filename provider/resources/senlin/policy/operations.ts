@@ -50,6 +50,7 @@ export const policyOperations: ResourceOperations<PolicyInputs> = {
       () => findLeftover(client, inputs, deadline),
       () => client.createPolicy(inputs.name!, inputs.spec as TypedSpec, { deadline }),
       ctx.report.progress,
+      ctx.adopting,
     );
     return { id: policy.id, outs: policyOutputsOf(policy) };
   },

@@ -59,6 +59,7 @@ export const profileOperations: ResourceOperations<ProfileInputs> = {
       () => findLeftover(client, inputs, deadline),
       () => client.createProfile(inputs.name!, inputs.spec as TypedSpec, metadataOf(inputs), { deadline }),
       ctx.report.progress,
+      ctx.adopting,
     );
     return { id: profile.id, outs: profileOutputsOf(profile) };
   },
