@@ -137,14 +137,17 @@ describe("importerFor", () => {
     for (const kind of KINDS) expect((await importerFor(kind)).definition.kind).toBe(kind);
   });
 
-  it("has an example id of the right shape for every kind, and docs/import.md lists both with the unreported inputs", async () => {
+  it("has an example id of the right shape for every kind; its reference page gives both and the unreported inputs, and docs/import.md links to it", async () => {
     const doc = readFileSync(join(__dirname, "../../docs/import.md"), "utf8");
     for (const kind of KINDS) {
-      const { idPattern, idExample, unreported } = (await importerFor(kind)).definition;
+      const { idPattern, idExample, idShape, unreported } = (await importerFor(kind)).definition;
       expect(idPattern.test(idExample), `${kind} example ${idExample}`).toBe(true);
+      const page = kind.replace(":", "-").replace(/([a-z])([A-Z])/g, "$1-$2").toLowerCase(); // cmassh:NodePool: cmassh-node-pool
       const row = doc.split("\n").find((line) => line.startsWith(`| \`${kind}\` |`));
-      expect(row, kind).toBeDefined();
-      for (const text of [`\`${idExample}\``, ...unreported.map((f) => `\`${f}\``)]) expect(row, kind).toContain(text);
+      expect(row, kind).toContain(`(reference/${page}.md#import)`);
+      const reference = readFileSync(join(__dirname, `../../docs/reference/${page}.md`), "utf8");
+      const section = reference.slice(reference.indexOf("## Import"));
+      for (const text of [`Import id: ${idShape}`, `\`${idExample}\``, ...unreported.map((f) => `\`${f}\``)]) expect(section, kind).toContain(text);
     }
   });
 

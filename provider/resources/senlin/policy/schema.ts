@@ -34,6 +34,11 @@ export const policyKind = defineKind({
     policyType: { type: { kind: "string" }, description: "`<type>-<version>`, e.g. `senlin.policy.deletion-1.0`." },
   },
   timeouts: { create: "5m", update: "5m", delete: "5m" },
+  importId: {
+    shape: "the Senlin policy id (a UUID, as `openstack cluster policy show` prints it)",
+    example: "7c3d9e2f-1a4b-4c5d-9e6f-0a1b2c3d4e5f",
+    unreported: [],
+  },
 });
 
 /** Validated inputs of a Senlin policy. */

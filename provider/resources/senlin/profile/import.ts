@@ -1,10 +1,10 @@
 import { readDeadline } from "../../fields";
-import { defineImport } from "../../import-kit";
+import { defineImport, importFieldsOf } from "../../import-kit";
 import { orMissing } from "../catalog-ops";
 import { senlinClient } from "../client";
 import { profileHandler } from ".";
 import { profileOutputsOf } from "./operations";
-import { OWNER_KEY, PROFILE_TIMEOUTS } from "./schema";
+import { OWNER_KEY, PROFILE_TIMEOUTS, profileKind } from "./schema";
 
 /** UUIDs as Senlin prints them. */
 export const SENLIN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -14,12 +14,9 @@ export const SENLIN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a
  * input: the name, the spec as stored, and metadata (without Clusterform's owner marker).
  */
 export const profileImport = defineImport(profileHandler, {
-  kind: "senlin:Profile",
+  ...importFieldsOf(profileKind),
   platform: "senlin",
   idPattern: SENLIN_ID,
-  idShape: "the Senlin profile id (a UUID, as `openstack cluster profile show` prints it)",
-  idExample: "5b2a7c1e-9d3f-4e6a-8b0c-1d2e3f4a5b6c",
-  unreported: [],
   async read(ctx, id) {
     const client = await senlinClient(ctx.config);
     const profile = await orMissing(() => client.getProfile(id, { deadline: readDeadline({}, PROFILE_TIMEOUTS) }));

@@ -44,6 +44,11 @@ export const profileKind = defineKind({
     profileType: { type: { kind: "string" }, description: "`<type>-<version>`, e.g. `os.nova.server-1.0`." },
   },
   timeouts: { create: "5m", update: "5m", delete: "5m" },
+  importId: {
+    shape: "the Senlin profile id (a UUID, as `openstack cluster profile show` prints it)",
+    example: "5b2a7c1e-9d3f-4e6a-8b0c-1d2e3f4a5b6c",
+    unreported: [],
+  },
 });
 
 /** Validated inputs of a Senlin profile. */
