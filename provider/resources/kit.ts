@@ -139,6 +139,7 @@ export function defineResource<I>(def: ResourceDefinition<I>): ResourceHandler {
     async delete(id, props) {
       await def.operations.delete(contextFor(props), id, props);
     },
+    identity: (inputs) => def.identity(inputs),
   } satisfies ResourceHandler;
 }
 
