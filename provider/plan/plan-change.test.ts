@@ -1,13 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../core/unknown";
-import { registerHandler } from "../registry";
-import { nodePoolHandler } from "../resources/cmassh/node-pool";
 import { planChange } from "./plan-change";
 import { readPlanJson } from "./preview-json";
+import { registerHandlersFromSources } from "./testing";
 
-// The registry loads handlers with `require`, which cannot load TypeScript sources under vitest: the
-// handlers whose identity a native replacement's order reads are registered from their modules here.
-registerHandler("cmassh:NodePool", () => nodePoolHandler);
+// Native replacements read the kind's identity from its handler: load them from the sources.
+registerHandlersFromSources();
 
 const calls = (type: string, op: string, olds: Record<string, unknown> | undefined, news: Record<string, unknown> | undefined, id?: string) =>
   (planChange({ type: `pulumi-nodejs:dynamic/${type}`, op, id, olds, news })?.operations ?? []).map((o) => ({ call: o.call, target: o.target, args: o.args, disruptions: o.disruptions ?? [] }));

@@ -1,14 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../core/unknown";
-import { registerHandler } from "../registry";
-import { nodePoolHandler } from "../resources/cmassh/node-pool";
-import { clusterHandler as senlinCluster } from "../resources/senlin/cluster";
 import { replacementOrder } from "./replace-order";
+import { registerHandlersFromSources } from "./testing";
 
-// The registry loads handlers with `require`, which cannot load TypeScript sources under vitest: the
-// handlers whose identity a native replacement's order reads are registered from their modules here.
-registerHandler("cmassh:NodePool", () => nodePoolHandler);
-registerHandler("senlin:Cluster", () => senlinCluster);
+// Native replacements read the kind's identity from its handler: load them from the sources.
+registerHandlersFromSources();
 
 const NATIVE_POOL = "clusterform:cmassh:NodePool";
 const urn = (type: string, name: string) => `urn:pulumi:dev::proj::${type}::${name}`;

@@ -2,17 +2,13 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../core/unknown";
-import { registerHandler } from "../registry";
-import { clusterHandler } from "../resources/cmassh/cluster";
-import { nodePoolHandler } from "../resources/cmassh/node-pool";
 import { type PolicyResource, policyChange } from "./change";
 import { loadOldState, oldResourcesOf } from "./old-state";
 import { checkBatchSize, checkReplacement, checkScaleDown, checkVersion, removedBy } from "./rules";
+import { registerHandlersFromSources } from "../plan/testing";
 
-// The registry loads handlers with `require`, which cannot load TypeScript sources under vitest: the
-// handlers whose identity a native replacement's order reads are registered from their modules here.
-registerHandler("cmassh:Cluster", () => clusterHandler);
-registerHandler("cmassh:NodePool", () => nodePoolHandler);
+// Native replacements read the kind's identity from its handler: load them from the sources.
+registerHandlersFromSources();
 
 const DYN = "pulumi-nodejs:dynamic/";
 const plane = { instanceType: "standard", count: 1 };
