@@ -9,6 +9,12 @@ export interface ResourceHandler {
   read(id: string, props: Record<string, unknown>): Promise<pulumi.dynamic.ReadResult>;
   update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult>;
   delete(id: string, props: Record<string, unknown>): Promise<void>;
+  /**
+   * The object's identity on the platform as the inputs (definition keys) determine it, or
+   * undefined while unknown; pure. The operations plan reads it to tell a native replacement's
+   * order (provider/plan/replace-order.ts).
+   */
+  identity?(inputs: Record<string, unknown>): string | undefined;
 }
 
 // Handlers load lazily: a program with one cma-ssh cluster never loads the other platforms' code.

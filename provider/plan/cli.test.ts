@@ -2,6 +2,8 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { EXIT, runPlanCommand } from "./cli";
+import type { PlanReport } from "./report";
+import { registerHandlersFromSources } from "./testing";
 
 /** `pulumi preview --json` of a CycleCloud pool going from 3 nodes to 1, recorded by test/e2e/plan-ci.test.ts. */
 const FIXTURE = path.join(__dirname, "..", "..", "test", "fixtures", "plan", "scale-down.preview.json");
@@ -66,5 +68,27 @@ describe("clusterform plan on a recorded preview", () => {
     expect(run(["plan"], "{}")).toMatchObject({ code: EXIT.error, stderr: expect.stringContaining("has neither `steps` (a Pulumi preview) nor `resource_changes` (a saved tofu plan)") });
     expect(run(["plan", "--format", "html"], recorded)).toMatchObject({ code: EXIT.error, stderr: '--format must be text, markdown or json, got "html"\n' });
     expect(run(["apply"])).toMatchObject({ code: EXIT.error, stderr: expect.stringContaining('unknown command "apply"') });
+  });
+});
+
+/**
+ * `pulumi preview --json` of native-plugin resources (recorded by test/e2e/policy-pack.test.ts):
+ * `nat-pool` gets a new instance type and so a new derived name, `nat-named` (a name of its own)
+ * a new instance type, and the job `nat-job` a new `owner` (its Pulumi name for `jobOwner`).
+ */
+const NATIVE = path.join(__dirname, "..", "..", "test", "fixtures", "plan", "native.preview.json");
+
+describe("clusterform plan on a recorded preview of the native plugin", () => {
+  registerHandlersFromSources();
+
+  it("orders each replacement as the plugin does and reads its Pulumi names as the definitions' fields", () => {
+    const { stdout, code } = run(["plan", "--format", "json", NATIVE]);
+    expect(code).toBe(EXIT.disruptive);
+    const resources = (JSON.parse(stdout) as PlanReport).resources;
+    const of = (name: string) => resources.find((r) => r.name === name);
+    const summary = (name: string) => [of(name)?.op, of(name)?.order, of(name)?.operations.map((o) => o.call)];
+    expect(summary("nat-pool")).toEqual(["replace", "create-first", ["AddNodePool", "DeleteNodePool"]]);
+    expect(summary("nat-named")).toEqual(["replace", "delete-first", ["DeleteNodePool", "AddNodePool"]]);
+    expect(of("nat-job")?.operations.map((o) => [o.call, o.args.fields, o.disruptions])).toEqual([["ReplaceJob", ["jobOwner"], ["restarts"]]]);
   });
 });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../core/unknown";
 import { planChange } from "./plan-change";
+import { readPlanJson } from "./preview-json";
+import { registerHandlersFromSources } from "./testing";
+
+// Native replacements read the kind's identity from its handler: load them from the sources.
+registerHandlersFromSources();
 
 const calls = (type: string, op: string, olds: Record<string, unknown> | undefined, news: Record<string, unknown> | undefined, id?: string) =>
   (planChange({ type: `pulumi-nodejs:dynamic/${type}`, op, id, olds, news })?.operations ?? []).map((o) => ({ call: o.call, target: o.target, args: o.args, disruptions: o.disruptions ?? [] }));
@@ -75,5 +80,27 @@ describe("planChange: each kind's platform calls from old state and new inputs",
 
   it("a resource of another package has no plan", () => {
     expect(planChange({ type: "aws:s3/bucket:Bucket", op: "update", olds: {}, news: {} })).toBeUndefined();
+  });
+});
+
+describe("planChange on the native plugin's preview (Pulumi names, no hidden order input)", () => {
+  it("reads a native job's `owner` as its jobOwner: a changed owner is the ReplaceJob `up` sends", () => {
+    const urn = "urn:pulumi:ci::p::clusterform:peloton:StatelessJob::web";
+    const state = { respoolId: "rp", instanceCount: 2, updatePolicy: { batchSize: 1 }, jobId: "j1", owner: "alice" };
+    const text = JSON.stringify({ steps: [{ op: "update", urn, oldState: { type: "clusterform:peloton:StatelessJob", id: "j1", inputs: state, outputs: state }, newState: { type: "clusterform:peloton:StatelessJob", inputs: { ...state, owner: "bob" } } }] });
+    const [change] = readPlanJson(text).changes;
+    expect(change.news?.jobOwner).toBe("bob");
+    expect(planChange(change)?.operations.map((o) => [o.call, o.target, o.args.fields])).toEqual([["ReplaceJob", "j1", ["jobOwner"]]]);
+  });
+
+  it("orders a native replacement as the plugin does: create first under a new derived name, delete first under the same name", () => {
+    const type = "clusterform:cmassh:NodePool";
+    const urn = `urn:pulumi:ci::p::${type}::pool`;
+    const olds = { clusterName: "prod", name: "pool-1a2b3c4", instanceType: "standard", count: 2 };
+    const step = (news: Record<string, unknown>) => planChange({ type, urn, op: "replace", id: "prod/x", olds, news });
+    const renamed = step({ ...olds, name: "pool-5d6e7f8", instanceType: "gpu" });
+    expect([renamed?.order, renamed?.operations.map((o) => o.call)]).toEqual(["create-first", ["AddNodePool", "DeleteNodePool"]]);
+    const same = step({ ...olds, instanceType: "gpu" });
+    expect([same?.order, same?.operations.map((o) => o.call)]).toEqual(["delete-first", ["DeleteNodePool", "AddNodePool"]]);
   });
 });

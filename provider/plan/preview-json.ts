@@ -1,3 +1,4 @@
+import { definitionProps } from "./engine-props";
 import type { ResourceChange } from "./plan-change";
 import { isTofuPlan, readTofuPlan } from "./tofu-plan-json";
 
@@ -64,15 +65,11 @@ function fromPreview(steps: PreviewStep[]): ReadChange[] {
     if (op === "same" || op === "read" || (REPLACEMENT_PARTS.has(op) && replaced.has(step.urn))) continue;
     const urn = step.urn ?? "";
     const state = step.newState ?? step.oldState;
-    changes.push({
-      address: urn,
-      name: urn.split("::").pop() ?? urn,
-      type: state?.type ?? urn.split("::")[2] ?? "",
-      op,
-      id: step.oldState?.id || undefined,
-      olds: step.oldState ? { ...step.oldState.inputs, ...step.oldState.outputs } : undefined,
-      news: step.newState?.inputs,
-    });
+    const type = state?.type ?? urn.split("::")[2] ?? "";
+    // The native plugin's properties carry Pulumi's names (a job's `owner`): the planners read the definitions' keys.
+    const olds = step.oldState ? definitionProps(type, { ...step.oldState.inputs, ...step.oldState.outputs }) : undefined;
+    const news = step.newState?.inputs ? definitionProps(type, step.newState.inputs) : undefined;
+    changes.push({ address: urn, urn: urn || undefined, name: urn.split("::").pop() ?? urn, type, op, id: step.oldState?.id || undefined, olds, news });
   }
   return changes;
 }

@@ -1,8 +1,10 @@
 import { planDiff } from "../core/planner";
 import { isUnknown } from "../core/unknown";
-import { fromEngineNames } from "../definition/names";
 import { type ChangePlan, planChange } from "../plan/plan-change";
 import { plannedKindOf } from "../plan/planners";
+import { replacementOrder } from "../plan/replace-order";
+
+export { definitionProps } from "../plan/engine-props";
 
 type Props = Record<string, unknown>;
 
@@ -35,16 +37,6 @@ export interface PolicyChange {
 }
 
 /**
- * Properties as the handlers name them: the native plugin's state and inputs use Pulumi names (a
- * job's `owner`), the dynamic provider's already use the definition keys.
- */
-export function definitionProps(type: string, props: Props): Props {
-  const found = plannedKindOf(type, props);
-  if (!found || !type.startsWith("clusterform:")) return props;
-  return fromEngineNames(found.kind, props, "pulumi");
-}
-
-/**
  * The step the engine takes for `resource`, decided as the provider's diff decides it (the kind's
  * field-policy table), and the planners' calls for it. Undefined for resources of other packages.
  */
@@ -54,21 +46,10 @@ export function policyChange(resource: PolicyResource): PolicyChange | undefined
   const { kind } = found;
   const op = stepOf(kind.policies, resource);
   const news = resource.news ? onlyTableFields(kind.policies, resource.news) : undefined;
-  const order = { deleteBeforeReplace: replacementOrder(resource) };
-  const plan = op === "same" ? { kind: kind.type, operations: [] } : planChange({ type: resource.type, op, id: resource.id, olds: resource.olds, news: news && { ...news, ...order } });
+  // The order from the whole inputs (the dynamic SDK's hidden `deleteBeforeReplace`, the native identity).
+  const order = op === "replace" ? replacementOrder({ type: resource.type, urn: resource.urn, olds: resource.olds, news: resource.news, option: resource.deleteBeforeReplace }) : undefined;
+  const plan = op === "same" ? { kind: kind.type, operations: [] } : planChange({ type: resource.type, urn: resource.urn, op, id: resource.id, olds: resource.olds, news, order });
   return plan ? { kind: kind.type, op, plan } : undefined;
-}
-
-/**
- * Whether a replacement deletes first: the resource option when the program set it, else the
- * engine's own: the dynamic SDK sends its choice as the input `deleteBeforeReplace`; the native
- * plugin creates first (it deletes first only when the new object would take the old one's name,
- * which its diff finds and the preview then shows).
- */
-function replacementOrder(r: PolicyResource): boolean {
-  if (r.deleteBeforeReplace !== undefined) return r.deleteBeforeReplace;
-  if (typeof r.news?.deleteBeforeReplace === "boolean") return r.news.deleteBeforeReplace;
-  return !r.type.startsWith("clusterform:");
 }
 
 function stepOf(table: Parameters<typeof planDiff>[0], r: PolicyResource): PolicyChange["op"] {

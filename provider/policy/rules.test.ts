@@ -5,6 +5,10 @@ import { UNKNOWN } from "../core/unknown";
 import { type PolicyResource, policyChange } from "./change";
 import { loadOldState, oldResourcesOf } from "./old-state";
 import { checkBatchSize, checkReplacement, checkScaleDown, checkVersion, removedBy } from "./rules";
+import { registerHandlersFromSources } from "../plan/testing";
+
+// Native replacements read the kind's identity from its handler: load them from the sources.
+registerHandlersFromSources();
 
 const DYN = "pulumi-nodejs:dynamic/";
 const plane = { instanceType: "standard", count: 1 };
@@ -45,6 +49,14 @@ describe("clusterform-cluster-replacement", () => {
     expect(checkReplacement(resource, change, {})).toEqual([
       'cmassh:Cluster main would be replaced because controlPlane changed; the old one is deleted first; add its name to the config value "allow" of clusterform-cluster-replacement to let it happen',
     ]);
+  });
+
+  it("orders a native replacement as the plugin does: create first under a new derived name, delete first under the same name", () => {
+    const guarded = { kinds: ["cmassh:NodePool"] };
+    const derived = subject("clusterform:cmassh:NodePool", "main", { ...pool, name: "main-1a2b3c4" }, { ...pool, name: "main-5d6e7f8", instanceType: "gpu" });
+    expect(checkReplacement(derived.resource, derived.change, guarded).join()).toContain("the new one is created first");
+    const named = subject("clusterform:cmassh:NodePool", "main", pool, { ...pool, instanceType: "gpu" });
+    expect(checkReplacement(named.resource, named.change, guarded).join()).toContain("the old one is deleted first");
   });
 });
 

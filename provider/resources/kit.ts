@@ -161,6 +161,7 @@ export function defineResource<I>(def: ResourceDefinition<I>): ResourceHandler {
       if (reason !== undefined) return ctx.report.warn(reason);
       await def.operations.delete(ctx, id, props);
     },
+    identity: (inputs) => def.identity(inputs),
   } satisfies ResourceHandler;
 }
 

@@ -14,6 +14,7 @@ const execFileAsync = promisify(execFile);
 interface CliRun {
   code: number;
   output: string;
+  stdout: string;
 }
 
 /** The policies a run's output reports as violated, as `policy resource` (one per line under "Policies:"). */
@@ -33,10 +34,11 @@ describe("policy pack: each rule blocks what it should and passes what it should
   let programDir: string;
   let analyzer: string;
   let configDir: string;
+  let workspace: string;
 
   /** Runs the CLI in the program's folder with the pack; `config` is written as `--policy-pack-config`. */
-  async function run(command: "preview" | "up", config?: Record<string, unknown> | "no-pack"): Promise<CliRun> {
-    const args = [command, "--stack", stack.stack.name, "--non-interactive", "--color", "never"];
+  async function run(command: "preview" | "up", config?: Record<string, unknown> | "no-pack", extra: string[] = []): Promise<CliRun> {
+    const args = [command, "--stack", stack.stack.name, "--non-interactive", "--color", "never", ...extra];
     if (config !== "no-pack") args.push("--policy-pack", analyzer);
     if (command === "up") args.push("--yes", "--skip-preview");
     if (config && config !== "no-pack") {
@@ -47,11 +49,11 @@ describe("policy pack: each rule blocks what it should and passes what it should
     const env = { ...process.env, ...engineEnv(), PATH: `${pulumiBinDir()}${path.delimiter}${process.env.PATH}` };
     try {
       const { stdout, stderr } = await execFileAsync(path.join(pulumiBinDir(), "pulumi"), args, { cwd: programDir, env, maxBuffer: 64 * 1024 * 1024 });
-      return { code: 0, output: `${stdout}\n${stderr}` };
+      return { code: 0, output: `${stdout}\n${stderr}`, stdout };
     } catch (err) {
       const e = err as { code?: number; stdout?: string; stderr?: string };
       if (typeof e.code !== "number") throw err;
-      return { code: e.code, output: `${e.stdout}\n${e.stderr}` };
+      return { code: e.code, output: `${e.stdout}\n${e.stderr}`, stdout: e.stdout ?? "" };
     }
   }
 
@@ -63,11 +65,11 @@ describe("policy pack: each rule blocks what it should and passes what it should
     if (removed.length > 0) await stack.stack.removeAllConfig(removed);
   }
 
-  const COMPLIANT = { natPlane: undefined, natPoolCount: undefined, withDynCluster: undefined, dynVersion: undefined, dynPoolCount: undefined, jobs: undefined };
+  const COMPLIANT = { natPlane: undefined, natPoolCount: undefined, natPoolType: undefined, natNamedType: undefined, natJobOwner: undefined, withDynCluster: undefined, dynVersion: undefined, dynPoolCount: undefined, jobs: undefined };
 
   beforeAll(async () => {
     const policySdk = packPackage(path.join(repoRoot(), "node_modules", "@pulumi", "policy"), "pulumi-policy");
-    const workspace = installWorkspace("policy-pack", { clusterform: clusterformTarball(), "@pulumi/policy": policySdk });
+    workspace = installWorkspace("policy-pack", { clusterform: clusterformTarball(), "@pulumi/policy": policySdk });
     plane = await startLocalPlane({ workspace, timeScale: 0.2 });
     programDir = copyProgram(workspace, "policy");
     analyzer = path.join(workspace, "node_modules", "clusterform", "policy", "analyzer");
@@ -86,7 +88,8 @@ describe("policy pack: each rule blocks what it should and passes what it should
     await configure({ natPlane: "gpu", dynVersion: "1.32.0", dynPoolCount: 1, jobs: { web: { instanceCount: 4, batchSize: 4, image: "nginx:1.28" }, small: { instanceCount: 4, batchSize: 2 } } });
     const offered = { "clusterform-version-offered": { offered: { "cmassh:Cluster": ["1.30.10", "1.31.6"] } } };
     const result = await run("preview", offered);
-    expect(result.code).not.toBe(0);
+    // A mandatory violation: the documented exit code 1 (docs/policy-pack.md).
+    expect(result.code).toBe(1);
     expect(violations(result.output)).toEqual([
       "clusterform-cluster-replacement nat-cluster",
       "clusterform-max-scale-down dyn-pool",
@@ -140,7 +143,7 @@ describe("policy pack: each rule blocks what it should and passes what it should
   it("deleting a cluster is refused unless allowed (advisory: listed, exit 0); a scale-down within the limit passes", async () => {
     await configure({ ...COMPLIANT, withDynCluster: false, natPoolCount: 1 });
     const refused = await run("preview");
-    expect(refused.code).not.toBe(0);
+    expect(refused.code).toBe(1);
     // A stack policy: the engine lists it under the stack, the message names the cluster.
     expect(violations(refused.output)).toEqual([`clusterform-cluster-deletion policy-${stack.stack.name}`]);
     expect(refused.output).toContain('cmassh:Cluster dyn-cluster would be deleted (deletes the cluster and every machine in it); add its name to the config value "allow" of clusterform-cluster-deletion');
@@ -151,5 +154,52 @@ describe("policy pack: each rule blocks what it should and passes what it should
     const allowed = await run("preview", { "clusterform-cluster-deletion": { allow: ["dyn-cluster"] } });
     expect(violations(allowed.output)).toEqual([]);
     expect(allowed.code).toBe(0);
+  });
+  it("`clusterform plan` reads the native plugin's preview as its `up` runs it: each replacement's order, a job owner's ReplaceJob", async () => {
+    // Three native changes: a pool with a derived name replaced (the new name lets the plugin create
+    // first), a pool under its own name replaced (same identity: the plugin deletes first), and a
+    // job's `owner` (the definition's `jobOwner`: a ReplaceJob).
+    await configure({ ...COMPLIANT, natPoolType: "gpu", natNamedType: "gpu", natJobOwner: "bob" });
+    const preview = await run("preview", "no-pack", ["--json"]);
+    expect(preview.code).toBe(0);
+    const file = path.join(configDir, "native-preview.json");
+    writeFileSync(file, preview.stdout);
+    // CLUSTERFORM_RECORD_NATIVE_PREVIEW=<file> keeps it (test/fixtures/plan/native.preview.json, read by provider/plan/cli.test.ts).
+    if (process.env.CLUSTERFORM_RECORD_NATIVE_PREVIEW) writeFileSync(process.env.CLUSTERFORM_RECORD_NATIVE_PREVIEW, preview.stdout);
+    // The preview's JSON has one `replace` step per replacement and does not say its order: the
+    // `up` below shows it, in the order of the platform's calls.
+
+    // The installed package's command on that preview.
+    const cli = path.join(workspace, "node_modules", ".bin", "clusterform");
+    const planned = await execFileAsync(cli, ["plan", "--format", "json", file]).then(
+      (r) => ({ code: 0, stdout: r.stdout }),
+      (e: { code?: number; stdout?: string }) => ({ code: e.code ?? -1, stdout: e.stdout ?? "" }),
+    );
+    expect(planned.code).toBe(3);
+    type Reported = { name: string; op: string; order?: string; operations: { call: string; target?: string; args: Record<string, unknown> }[] };
+    const report = JSON.parse(planned.stdout) as { resources: Reported[] };
+    const of = (name: string) => report.resources.find((r) => r.name === name);
+    const calls = (name: string) => (of(name)?.operations ?? []).map((o) => `${o.call} ${o.target}`);
+    expect([of("nat-pool")?.op, of("nat-pool")?.order, of("nat-named")?.op, of("nat-named")?.order]).toEqual(["replace", "create-first", "replace", "delete-first"]);
+    expect(calls("nat-pool").map((c) => c.split(" ")[0])).toEqual(["AddNodePool", "DeleteNodePool"]);
+    expect(calls("nat-named")).toEqual([expect.stringMatching(/^DeleteNodePool \S+\/named$/), expect.stringMatching(/^AddNodePool \S+\/named$/)]);
+    expect(of("nat-job")?.operations.map((o) => [o.call, o.args.fields])).toEqual([["ReplaceJob", ["jobOwner"]]]);
+
+    // The policy pack gives the same orders (its replacement rule, told to guard pools).
+    const guarded = await run("preview", { "clusterform-cluster-replacement": { kinds: ["cmassh:NodePool"] } });
+    expect(guarded.code).toBe(1);
+    expect(guarded.output).toMatch(/cmassh:NodePool nat-pool would be replaced because [\w, ]*instanceType[\w, ]* changed; the new one is created first/);
+    expect(guarded.output).toContain("cmassh:NodePool nat-named would be replaced because instanceType changed; the old one is deleted first");
+
+    // The `up` makes exactly those calls, in that order: the engine took the orders reported.
+    const since = await plane.lastSeq();
+    const up = await run("up", "no-pack");
+    expect(up.code).toBe(0);
+    const audit = (await plane.audit(since)).filter((e) => e.code === "OK" && !/^(Get|List|Query|Lookup|Watch)/.test(e.operation));
+    for (const name of ["nat-pool", "nat-named", "nat-job"]) {
+      const targets = new Set((of(name)?.operations ?? []).map((o) => o.target));
+      const made = audit.filter((e) => targets.has(e.target)).map((e) => `${e.operation} ${e.target}`);
+      expect({ name, made }).toEqual({ name, made: calls(name) });
+    }
   });
 });

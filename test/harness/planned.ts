@@ -1,18 +1,46 @@
 import { expect } from "vitest";
 import { isUnknown } from "../../provider/core/unknown";
 import type { PlannedOperation } from "../../provider/plan/operation";
+import { toEngineNames } from "../../provider/definition/names";
+import { definitionProps } from "../../provider/plan/engine-props";
 import { planChange } from "../../provider/plan/plan-change";
+import { plannedKindOf } from "../../provider/plan/planners";
+import { registerHandlersFromSources } from "../../provider/plan/testing";
 import { OWNER_LABEL_KEY } from "../../provider/core/naming";
 import type { StepRecord } from "./engine";
 import type { AuditEntry } from "./local-plane";
 
+// A native replacement's order reads the kind's identity from its handler: load them from the sources.
+registerHandlersFromSources();
+
 // biome-ignore lint/suspicious/noExplicitAny: request bodies are arbitrary JSON, read by path
 type Body = Record<string, any>;
 
-/** The operations plan of one preview step; nothing for a step of no Clusterform resource or no step at all. */
+/**
+ * The operations plan of one preview step (the native plugin's Pulumi names read as `clusterform
+ * plan` reads them); nothing for a step of no Clusterform resource or no step at all.
+ */
 export function plannedOperations(step: StepRecord | undefined): PlannedOperation[] {
   if (!step) return [];
-  return planChange({ type: step.type, op: step.op, id: step.id, olds: step.olds, news: step.news })?.operations ?? [];
+  const props = (p: Record<string, unknown> | undefined) => p && definitionProps(step.type, p);
+  return planChange({ type: step.type, urn: step.urn, op: step.op, id: step.id, olds: props(step.olds), news: props(step.news) })?.operations ?? [];
+}
+
+/** What only the dynamic SDK sends: the native plugin derives the rest of the identity from the URN. */
+const DYNAMIC_ONLY = new Set(["__provider", "deleteBeforeReplace", "resourceUrn"]);
+
+/**
+ * A dynamic resource's step as the native plugin's preview shows the same change: the type
+ * `clusterform:<platform>:<Kind>`, Pulumi's names (a job's `jobOwner` is `owner`), without the
+ * hidden inputs the plugin takes from the URN.
+ */
+function asNativeStep(step: StepRecord): StepRecord | undefined {
+  const found = plannedKindOf(step.type, step.news ?? step.olds);
+  if (!found) return undefined;
+  const type = `clusterform:${found.kind.type}`;
+  const [stack, project] = step.urn.split("::");
+  const native = (p: Record<string, unknown> | undefined) => p && toEngineNames(found.kind, Object.fromEntries(Object.entries(p).filter(([k]) => !DYNAMIC_ONLY.has(k))), "pulumi");
+  return { ...step, type, urn: `${stack}::${project}::${type}::${step.name}`, olds: native(step.olds), news: native(step.news) };
 }
 
 /**
@@ -158,6 +186,13 @@ function keyArguments(o: PlannedOperation, entry: AuditEntry): { planned: Body; 
  */
 export function expectPlannedAsAudited(step: StepRecord | undefined, entries: readonly AuditEntry[]): void {
   const operations = plannedOperations(step);
+  // The same change made through the native plugin plans the same calls (in its own order for a
+  // replacement, which may create first): `clusterform plan` reads its names as the handlers do.
+  const native = step && asNativeStep(step);
+  if (native) {
+    const sorted = (ops: PlannedOperation[]) => (step?.op === "update" ? ops : [...ops].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))));
+    expect(sorted(plannedOperations(native))).toEqual(sorted(operations));
+  }
   const calls = entries.filter(isPlannable);
   const planned = operations.map((o) => `${o.call} ${o.target ?? "?"}`);
   expect(planned).toEqual(maskUnplanned(planned, calls.map((e) => `${e.operation} ${e.target}`)));

@@ -4,7 +4,8 @@ import type { Deadline } from "../../../core/deadline";
 import { ClusterformError, isLostAnswer } from "../../../core/errors";
 import { backoffDelayMs, realSleep } from "../../../core/retry";
 import { waitFor } from "../../../core/wait";
-import { type CreateContext, PartialStateError, type ResourceOperations } from "../../kit";
+import { carryOut } from "../../../plan/operation";
+import { type CreateContext, type OperationContext, PartialStateError, type ResourceOperations } from "../../kit";
 import { deadlineFor, readDeadline } from "../../fields";
 import { isNotFound, isOwnedBy, platformLabels, vclusterClient } from "../common";
 import { errorPhase, waitForVCluster } from "../wait";
@@ -102,23 +103,45 @@ async function createOrAdopt(ctx: CreateContext, inputs: Inputs, deadline: Deadl
   }
 }
 
+/**
+ * Waits until snapshot `id` is READY. A FAILED snapshot, or one gone since (expired, deleted out of
+ * band), fails with what to do: neither becomes READY by waiting.
+ */
+async function waitForReady(ctx: OperationContext, id: string, inputs: Inputs, deadline: Deadline): Promise<SnapshotState> {
+  const client = await vclusterClient(ctx.config);
+  const what = `snapshot ${JSON.stringify(key(inputs))} (${id})`;
+  const { value } = await waitFor({
+    poll: async () => {
+      try {
+        return await client.getSnapshot({ id }, { deadline });
+      } catch (err) {
+        if (!isNotFound(err)) throw err;
+        return undefined;
+      }
+    },
+    isDone: (s) => s?.status === "READY",
+    failure: (s) =>
+      s === undefined
+        ? `${what} no longer exists; run \`pulumi refresh\` to drop it from the stack, then \`pulumi up\` takes a new one`
+        : s.status === "FAILED"
+          ? `${what} FAILED; replace it (\`pulumi up --replace <its URN>\`) to take a new one`
+          : undefined,
+    describe: (s) => `status ${s?.status ?? "gone"}`,
+    deadline,
+    what: `${what} to be READY`,
+    progress: ctx.report.progress,
+  });
+  return value as SnapshotState;
+}
+
 /** vcluster snapshots: create waits for READY, any change replaces, an expired snapshot reads as gone. */
 export const snapshotOperations: ResourceOperations<SnapshotInputs> = {
   async create(ctx, inputs) {
     const deadline = deadlineFor(inputs, "create", SNAPSHOT_TIMEOUTS);
     const first = await createOrAdopt(ctx, inputs, deadline);
-    const client = await vclusterClient(ctx.config);
     try {
-      const { value } = await waitFor({
-        poll: () => client.getSnapshot({ id: first.id }, { deadline }),
-        isDone: (s) => s.status === "READY",
-        failure: (s) => (s.status === "FAILED" ? `snapshot ${JSON.stringify(key(inputs))} FAILED` : undefined),
-        describe: (s) => `status ${s.status}`,
-        deadline,
-        what: `snapshot ${JSON.stringify(key(inputs))} to be READY`,
-        progress: ctx.report.progress,
-      });
-      return { id: value.id, outs: outputsOf(value) };
+      const ready = await waitForReady(ctx, first.id, inputs, deadline);
+      return { id: ready.id, outs: outputsOf(ready) };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       throw new PartialStateError(`${message}; the snapshot is recorded in the stack: run \`pulumi up\` again, or replace it`, first.id, { ...inputs, ...outputsOf(first) }, [message]);
@@ -135,9 +158,12 @@ export const snapshotOperations: ResourceOperations<SnapshotInputs> = {
     }
   },
 
-  async update() {
-    // Every field replaces; the kit never plans an in-place update of a snapshot.
-    throw new Error("vcluster:Snapshot has no in-place updates");
+  async update(ctx, id, _olds, news, plan) {
+    // Every field replaces, so the planner lists no call (a call here is a programming error that
+    // carryOut reports before anything is sent). The engine still calls update, with no changed
+    // field, to retry a create recorded before READY (partial state): wait for READY again.
+    await carryOut("vcluster:Snapshot", plan.operations, {});
+    return outputsOf(await waitForReady(ctx, id, news, deadlineFor(news, "update", SNAPSHOT_TIMEOUTS)));
   },
 
   async delete(ctx, id, props) {
