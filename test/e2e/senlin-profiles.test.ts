@@ -422,6 +422,25 @@ describe("senlin: profiles and policies as resources", () => {
     expect(changingSteps(await t.stack.preview())).toEqual([]);
   });
 
+  it("replacement of a profile nothing uses: `up --replace` finds it under its derived name and keeps it, rather than deleting what the state names", async () => {
+    await t.configure({ spare: true });
+    const spareId = (await t.stack.up()).outputs.spareId;
+    expect(await profiles()).toContainEqual(expect.objectContaining({ id: spareId }));
+    const since = await t.plane.lastSeq();
+    // Create-first (this kind's default): create finds the unused profile of this resource and spec
+    // (it cannot tell it from an interrupted create's leftover) and adopts it; the engine's delete
+    // of the old state's id, that same profile, must then not run.
+    const result = await t.stack.up({ replace: [await t.stack.urnOf("spare")] });
+    expect(result.outputs.spareId).toBe(spareId);
+    expect(result.stdout).toContain(`kept ${JSON.stringify(spareId)}`);
+    expect(senlinMutations(await t.plane.audit(since)).filter((c) => /Profile /.test(c))).toEqual([]);
+    expect(await profiles()).toContainEqual(expect.objectContaining({ id: spareId }));
+    expect(changingSteps(await t.stack.preview())).toEqual([]);
+    await t.configure({ spare: undefined });
+    await t.stack.up();
+    expect((await profiles()).map((p) => p.id)).not.toContain(spareId);
+  });
+
   it("destroy leaves no profile, policy or cluster of the stack", async () => {
     await t.stack.destroy();
     expect(await ours()).toEqual({ profiles: [], policies: [] });

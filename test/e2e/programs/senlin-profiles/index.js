@@ -18,6 +18,9 @@ const batch = batchArgs === null ? undefined : new senlin.Policy("batch", batchA
 const policies = [{ policy: policy.id }, ...(batch ? [{ policy: batch.id }] : [])];
 const cluster = new senlin.Cluster("main", { ...json("cluster", { desiredCapacity: 2 }), profile: profile.id, policies });
 
+// A profile nothing uses, when config asks for one: what `up --replace` of such a profile does.
+if (json("spare", false)) exports.spareId = new senlin.Profile("spare", { spec: { type: "os.nova.server", version: "1.0", properties: { flavor: "m1.small", image: "spare" } } }).id;
+
 exports.profileId = profile.id;
 exports.profileName = profile.name;
 exports.policyId = policy.id;
