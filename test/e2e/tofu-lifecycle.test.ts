@@ -303,4 +303,114 @@ describe("terraform-provider-clusterform: every kind through tofu", () => {
       expect(await dir.resources()).toEqual({});
     });
   });
+
+  /**
+   * A replacement that keeps the name with lifecycle { create_before_destroy = true }: tofu creates
+   * first and then destroys the old object, while a create adopts an object found under its
+   * identity (how a killed apply converges). Neither may delete the object the new state names.
+   */
+  describe("create_before_destroy with the same name", () => {
+    let vc: TofuDir;
+    let log: string;
+    type View = { id: string; namespace: string; name: string; phase: string; spec: { isolation_mode?: string } };
+    const live = async () => (await t.plane.admin<{ vclusters: View[] }>("/_local/vcluster/vclusters")).vclusters.filter((v) => v.namespace === "team-cbd");
+    /** Platform calls since `since` that are no read (Keystone's token request is none either). */
+    const writes = async (since: number) => (await t.plane.audit(since)).filter((e) => e.api !== "keystone" && !READ.test(e.operation)).map((e) => e.operation);
+    /** The state's vcluster is the platform's one vcluster, RUNNING. */
+    const expectOneVClusterNamed = async (address: string) => {
+      const state = await vc.resources();
+      const listed = await live();
+      expect(listed.map((v) => `${v.namespace}/${v.name}:${v.phase}`)).toEqual(["team-cbd/dev:RUNNING"]);
+      expect(state[address]?.values.id).toBe(listed[0].id);
+      return listed[0];
+    };
+
+    it("creates the vcluster example with create_before_destroy (an override file) in its own namespace", async () => {
+      vc = t.open("vcluster", "cbd-vcluster");
+      log = path.join(vc.dir, "requests.log");
+      vc.env.CLUSTERFORM_TF_REQUEST_LOG = log;
+      writeFileSync(
+        path.join(vc.dir, "cbd_override.tf"),
+        'resource "clusterform_vcluster_vcluster" "dev" {\n  namespace = "team-cbd"\n  lifecycle {\n    create_before_destroy = true\n  }\n}\n',
+      );
+      await vc.ok(applyArgs());
+      await expectOneVClusterNamed("clusterform_vcluster_vcluster.dev");
+    });
+
+    it("refuses a change that forces replacement under the same name before any platform write, and keeps the object", async () => {
+      const before = await expectOneVClusterNamed("clusterform_vcluster_vcluster.dev");
+      const since = await t.plane.lastSeq();
+      const apply = await vc.run(applyArgs({ isolation_mode: "lite" }));
+      expect(apply.code, `${apply.stdout}\nplatform writes: ${(await writes(since)).join(", ")}; vclusters: ${JSON.stringify(await live())}`).toBe(1);
+      const text = apply.stderr.replace(/\s+/g, " ");
+      expect(text).toContain('CreateVCluster vcluster "team-cbd/dev"');
+      expect(text).toContain("Remove create_before_destroy");
+      expect(text).toContain("with clusterform_vcluster_vcluster.dev");
+      expect(await writes(since)).toEqual([]);
+      const after = await expectOneVClusterNamed("clusterform_vcluster_vcluster.dev");
+      expect([after.id, after.spec.isolation_mode]).toEqual([before.id, before.spec.isolation_mode]);
+    });
+
+    it("keeps the object that tofu apply -replace adopted instead of deleting it, warning that nothing was replaced (create and delete in one provider process)", async () => {
+      const before = await expectOneVClusterNamed("clusterform_vcluster_vcluster.dev");
+      writeFileSync(log, "");
+      const since = await t.plane.lastSeq();
+      const apply = await vc.ok([...applyArgs(), "-replace=clusterform_vcluster_vcluster.dev"]);
+      expect(apply.stdout.replace(/\s+/g, " "), `platform writes: ${(await writes(since)).join(", ")}; vclusters: ${JSON.stringify(await live())}; state: ${JSON.stringify((await vc.resources())["clusterform_vcluster_vcluster.dev"]?.values.id)}`).toContain(`kept clusterform_vcluster_vcluster "${before.id}" instead of deleting it`);
+      expect(await writes(since)).toEqual([]);
+      expect((await expectOneVClusterNamed("clusterform_vcluster_vcluster.dev")).id).toBe(before.id);
+      // What the guard relies on: tofu sends the create and the deposed object's delete to one process.
+      const applies = readFileSync(log, "utf8").split("\n").filter((l) => / applyResourceChange clusterform_vcluster_vcluster /.test(l));
+      expect(applies.map((l) => l.split(" ").slice(2).join(" "))).toEqual(["clusterform_vcluster_vcluster create", "clusterform_vcluster_vcluster delete"]);
+      expect(new Set(applies.map((l) => l.split(" ")[0])).size).toBe(1);
+      const quiet = await vc.run(planArgs({}, ["-detailed-exitcode"]));
+      expect(quiet.code, quiet.stdout).toBe(0);
+    });
+
+    it("keeps the object when its address changes without a moved block (create the new address, destroy the old)", async () => {
+      for (const file of ["main.tf", "cbd_override.tf"]) {
+        const text = readFileSync(path.join(vc.dir, file), "utf8");
+        writeFileSync(path.join(vc.dir, file), text.replaceAll('"clusterform_vcluster_vcluster" "dev"', '"clusterform_vcluster_vcluster" "renamed"').replaceAll("clusterform_vcluster_vcluster.dev.", "clusterform_vcluster_vcluster.renamed."));
+      }
+      await vc.ok(applyArgs());
+      // Whichever tofu ran first (destroying the old address, then a new vcluster; or the create
+      // adopting it, then the old address forgotten), the new address names the one live vcluster.
+      await expectOneVClusterNamed("clusterform_vcluster_vcluster.renamed");
+      expect(Object.keys(await vc.resources()).sort()).toEqual(["clusterform_vcluster_snapshot.nightly", "clusterform_vcluster_vcluster.renamed"]);
+      const quiet = await vc.run(planArgs({}, ["-detailed-exitcode"]));
+      expect(quiet.code, quiet.stdout).toBe(0);
+    });
+
+    it("destroys, leaving the platform empty", async () => {
+      await vc.ok(["destroy", "-auto-approve", "-input=false", "-no-color"]);
+      expect(await live()).toEqual([]);
+      expect(await vc.resources()).toEqual({});
+    });
+
+    // cma-ssh adopts no pool of a chosen name (its API reports no labels): the create is refused by
+    // the platform (ALREADY_EXISTS, nothing changed) and tofu keeps the old pool as it was.
+    it("cma-ssh: refuses a node pool's replacement under the same name (a changed instance_type, and -replace), keeping the pool", async () => {
+      const cm = t.open("cmassh", "cbd-cmassh");
+      writeFileSync(path.join(cm.dir, "cbd_override.tf"), 'resource "clusterform_cmassh_node_pool" "gpu" {\n  lifecycle {\n    create_before_destroy = true\n  }\n}\n');
+      await cm.ok(applyArgs({ cluster_name: "cbd" }));
+      const pools = async () => (await t.plane.cmasshClusters()).filter((c) => c.name === "cbd").flatMap((c) => c.pools.map((p) => `${p.name}:${p.instanceType}`).sort());
+      expect(await pools()).toEqual(["general:standard", "gpu:gpu"]);
+      for (const args of [applyArgs({ cluster_name: "cbd", gpu_type: "standard" }), [...applyArgs({ cluster_name: "cbd" }), "-replace=clusterform_cmassh_node_pool.gpu"]]) {
+        const since = await t.plane.lastSeq();
+        const apply = await cm.run(args);
+        expect(apply.code, apply.stdout).toBe(1);
+        const text = apply.stderr.replace(/\s+/g, " ");
+        expect(text).toContain('AddNodePool pool "gpu" of cluster "cbd": EXISTS');
+        expect(text).toContain("Remove create_before_destroy");
+        // The one write, refused: the platform changed nothing.
+        const sent = (await t.plane.audit(since)).filter((e) => !READ.test(e.operation));
+        expect(sent.map((e) => e.operation)).toEqual(["AddNodePool"]);
+        expect(sent[0].code).not.toBe("OK");
+        expect(await pools()).toEqual(["general:standard", "gpu:gpu"]);
+        expect((await cm.resources())["clusterform_cmassh_node_pool.gpu"].values).toMatchObject({ id: "cbd/gpu", instance_type: "gpu" });
+      }
+      await cm.ok(["destroy", "-auto-approve", "-input=false", "-no-color", "-var", "cluster_name=cbd"]);
+      expect((await t.plane.cmasshClusters()).filter((c) => c.name === "cbd")).toEqual([]);
+    });
+  });
 });
