@@ -1,13 +1,13 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { ConfigReader } from "../../core/config";
-import { ClusterformError } from "../../core/errors";
 import { handlerFor, type ResourceHandler } from "../../registry";
 import { importerFor } from "../../resources/imports";
 import "../../resources";
 import { type CtyType, decodeMsgpack, decodeStateJson, encodeMsgpack, type TfValue, UNKNOWN_VALUE } from "./codec";
 import { type Diagnostic, errorDiagnostic, failureDiagnostics } from "./diagnostics";
 import { PROVIDER_ATTRIBUTES, PROVIDER_TYPE, providerConfigReader } from "./provider-config";
-import { ctyOf, resourceTypes, type TfAttribute, type TfResourceType } from "./schema";
+import { TYPE_NAMES } from "./kind-modules";
+import { ctyOf, resourceType, resourceTypes, type TfAttribute, type TfResourceType } from "./schema";
 import { decodePrivate, encodePrivate, fromHandler, inputsOf, type Props, propsOf, stateOf, withIdentity } from "./state";
 import type { Stopper } from "./stopper";
 import type { Provider } from "../../../proto/gen/tfplugin6/tfplugin6_pb";
@@ -70,8 +70,8 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
     return h;
   };
   const typeOrError = (name: string): TfResourceType => {
-    const type = resourceTypes().get(name);
-    if (!type) throw new Error(`clusterform: unknown resource type "${name}"; this release serves: ${[...resourceTypes().keys()].join(", ")}`);
+    const type = resourceType(name);
+    if (!type) throw new Error(`clusterform: unknown resource type "${name}"; this release serves: ${TYPE_NAMES.join(", ")}`);
     return type;
   };
   const dv = (value: TfValue, type: CtyType) => ({ msgpack: encodeMsgpack(value, type) });
@@ -91,7 +91,7 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
   return {
     getMetadata: () => ({
       serverCapabilities: { getProviderSchemaOptional: true },
-      resources: [...resourceTypes().keys()].map((typeName) => ({ typeName })),
+      resources: TYPE_NAMES.map((typeName) => ({ typeName })),
     }),
     getProviderSchema: () =>
       guarded(async () => ({
@@ -301,7 +301,8 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
  * (its values that force replacement differ, so its ownership marker does). Nothing was changed.
  */
 function withCreateAdvice(type: TfResourceType, err: unknown): unknown {
-  if (!(err instanceof ClusterformError && err.code === "AlreadyExists")) return err;
+  // By shape, not instanceof: the provider's start path loads no handler code (see tools/bundle).
+  if (!(err instanceof Error && err.name === "ClusterformError" && (err as { code?: unknown }).code === "AlreadyExists")) return err;
   return new Error(
     `${err.message}. In OpenTofu/Terraform (${type.name}): an object of this name that this configuration made with other values that force replacement ` +
       "is the object a create_before_destroy replacement is replacing, and the two cannot coexist: nothing was changed. Remove create_before_destroy " +
