@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { KINDS } from "../../resources/kinds";
-import { providerService } from "./provider-service";
+import { providerSchema, providerService } from "./provider-service";
+import { schemaFromJson, schemaToJson, storedSchema } from "./schema-cache";
 import { Stopper } from "./stopper";
 
 // The provider loads each kind's compiled module with require(), which cannot load TypeScript here.
@@ -19,5 +20,19 @@ describe("the provider block's schema", () => {
     expect(attributes.filter((a) => a.sensitive).map((a) => a.name).sort()).toEqual(["cyclecloud_password", "senlin_password"]);
     expect(attributes.map((a) => a.name)).toEqual(expect.arrayContaining(["endpoint", "senlin_username", "cyclecloud_username"]));
     expect(attributes.every((a) => a.optional)).toBe(true);
+  });
+});
+
+describe("the stored GetProviderSchema answer", () => {
+  it("reads back as the answer computed from the definitions, attribute types as bytes", () => {
+    const computed = providerSchema();
+    const stored = schemaFromJson(schemaToJson(computed));
+    expect(stored).toEqual(computed);
+    const pool = (stored.resourceSchemas as Record<string, { block: { attributes: { name: string; type?: Uint8Array }[] } }>).clusterform_cmassh_node_pool;
+    expect(new TextDecoder().decode(pool.block.attributes.find((a) => a.name === "node_count")!.type)).toBe('"number"');
+  });
+
+  it("is read only by the bundle", () => {
+    expect(storedSchema("/x/dist/provider/engines/terraform/main.js")).toBeUndefined();
   });
 });

@@ -6,6 +6,7 @@ import "../../resources";
 import { type CtyType, decodeMsgpack, decodeStateJson, encodeMsgpack, type TfValue, UNKNOWN_VALUE } from "./codec";
 import { type Diagnostic, errorDiagnostic, failureDiagnostics } from "./diagnostics";
 import { PROVIDER_ATTRIBUTES, PROVIDER_TYPE, providerConfigReader } from "./provider-config";
+import { storedSchema } from "./schema-cache";
 import { TYPE_NAMES } from "./kind-modules";
 import { ctyOf, resourceType, resourceTypes, type TfAttribute, type TfResourceType } from "./schema";
 import { decodePrivate, encodePrivate, fromHandler, inputsOf, type Props, propsOf, stateOf, withIdentity } from "./state";
@@ -29,6 +30,7 @@ const stringAttribute = (name: string, description: string, sensitive: boolean) 
 export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Provider>> {
   let config: ConfigReader = providerConfigReader(null);
   const configured = new Set<string>();
+  let schema: Record<string, unknown> | undefined;
   /**
    * The ids this process's creates returned to tofu, by type: the object a later delete in the
    * same apply must not remove (see {@link deleteOrKeep}).
@@ -93,17 +95,7 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
       serverCapabilities: { getProviderSchemaOptional: true },
       resources: TYPE_NAMES.map((typeName) => ({ typeName })),
     }),
-    getProviderSchema: () =>
-      guarded(async () => ({
-        provider: {
-          block: {
-            attributes: PROVIDER_ATTRIBUTES.map((a) => stringAttribute(a.name, a.description, a.sensitive)),
-            description: "Endpoints and credentials; each unset attribute falls back to the environment variables the Pulumi provider reads.",
-          },
-        },
-        resourceSchemas: Object.fromEntries([...resourceTypes().values()].map((type) => [type.name, schemaOf(type)])),
-        serverCapabilities: { getProviderSchemaOptional: true },
-      })),
+    getProviderSchema: () => guarded(async () => (schema ??= storedSchema() ?? providerSchema())),
     validateProviderConfig: () => ({}),
     configureProvider: (req) =>
       guarded(async () => {
@@ -309,6 +301,20 @@ function withCreateAdvice(type: TfResourceType, err: unknown): unknown {
       "from the resource's lifecycle block (the old object is then destroyed first) or give the resource another name. An object made elsewhere: " +
       "choose another name, or bring it under this configuration with tofu import.",
   );
+}
+
+/** GetProviderSchema's answer, from every kind's definition (the build stores it: schema-cache.ts). */
+export function providerSchema() {
+  return {
+    provider: {
+      block: {
+        attributes: PROVIDER_ATTRIBUTES.map((a) => stringAttribute(a.name, a.description, a.sensitive)),
+        description: "Endpoints and credentials; each unset attribute falls back to the environment variables the Pulumi provider reads.",
+      },
+    },
+    resourceSchemas: Object.fromEntries([...resourceTypes().values()].map((type) => [type.name, schemaOf(type)])),
+    serverCapabilities: { getProviderSchemaOptional: true },
+  };
 }
 
 const NESTING = { object: 1, list: 2, map: 4 } as const; // tfplugin6.Schema.Object.NestingMode: SINGLE, LIST, MAP
