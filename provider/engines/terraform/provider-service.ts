@@ -48,7 +48,9 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
    */
   const queues = new Map<string, Promise<unknown>>();
   const inTurn = <T>(type: TfResourceType, props: Props, run: () => Promise<T>): Promise<T> => {
-    const name = typeof props.resourceName === "string" ? props.resourceName : type.nameField ? String(props[type.nameField] ?? "") : "";
+    // The object's name (an imported object's identity names its type only); kinds without a name share one turn.
+    const named = type.nameField ? props[type.nameField] : undefined;
+    const name = typeof named === "string" ? named : typeof props.resourceName === "string" ? props.resourceName : "";
     const key = `${type.name}\u0000${name}`;
     const mine = (queues.get(key) ?? Promise.resolve())
       .catch(() => undefined)
