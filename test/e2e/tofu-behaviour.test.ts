@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testRunMarker } from "../harness/engine";
 import { processesMarked } from "../harness/processes";
 import { applyArgs, planArgs, type TofuDir } from "../harness/tofu";
+import { SENLIN_USER } from "../harness/senlin-stack";
 import { openTofuPlane, type TofuPlane } from "../harness/tofu-plane";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -45,7 +46,40 @@ describe("terraform-provider-clusterform: what HCL users expect (cma-ssh)", () =
     expect(text).toMatch(/Invalid node_count.*node_count must be an integer between 0 and 1000, got -1/);
     expect(text).toMatch(/Invalid instance_type.*instance_type must be one of "standard" or "gpu", got "huge"/);
     expect(text).toContain('resource "clusterform_cmassh_node_pool" "general"');
+    // tofu shows the configuration line of each attribute the diagnostic points at.
+    expect(text).toMatch(/on main\.tf line \d+, in resource "clusterform_cmassh_node_pool" "general": \d+: node_count = var\.general_nodes/);
+    expect(text).toMatch(/on main\.tf line \d+, in resource "clusterform_cmassh_node_pool" "gpu": \d+: instance_type = var\.gpu_type/);
+    // A second platform: a vcluster's isolation mode outside its allowed values.
+    const vc = t.open("vcluster", "behaviour-vcluster-bad");
+    const bad = await vc.run(planArgs({ isolation_mode: "shared" }));
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.replace(/\s+/g, " ")).toMatch(
+      /Invalid isolation_mode.*on main\.tf line \d+, in resource "clusterform_vcluster_vcluster" "dev": \d+: isolation_mode = var\.isolation_mode isolation_mode must be one of "full" or "lite", got "shared"/,
+    );
     expect(await t.plane.audit(since)).toEqual([]);
+  });
+
+  it("takes the endpoint and the credentials from the provider block, over wrong environment variables", async () => {
+    const senlin = t.open("senlin", "behaviour-provider-block");
+    const profile = (await t.plane.admin<{ profiles: { id: string; name: string }[] }>("/_local/senlin/profiles")).profiles.find((p) => p.name === "web-profile")!;
+    const importArgs = ["import", "-input=false", "-no-color", "clusterform_senlin_profile.server", profile.id];
+    // The environment points nowhere and carries wrong credentials.
+    Object.assign(senlin.env, { CLUSTERFORM_ENDPOINT: "http://127.0.0.1:9", OS_USERNAME: "nobody", OS_PASSWORD: "wrong", OS_PROJECT_NAME: "none" });
+    const refused = await senlin.run(importArgs);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("127.0.0.1:9");
+    writeFileSync(
+      path.join(senlin.dir, "provider_override.tf"),
+      `provider "clusterform" {\n  endpoint            = "${t.plane.url}"\n  senlin_username     = "${SENLIN_USER.username}"\n  senlin_password     = "${SENLIN_USER.password}"\n  senlin_project_name = "${SENLIN_USER.project}"\n}\n`,
+    );
+    const since = await t.plane.lastSeq();
+    await senlin.ok(importArgs);
+    expect((await senlin.resources())["clusterform_senlin_profile.server"].values.id).toBe(profile.id);
+    // Keystone saw the block's user; the import only read.
+    const calls = await t.plane.audit(since);
+    // (The environment's user would have been refused: the token was granted to the block's.)
+    expect(calls.filter((e) => e.api === "keystone").map((e) => `${e.operation} ${e.code}`)).toEqual(["CreateToken OK"]);
+    expect(calls.filter((e) => e.api !== "keystone" && !e.operation.startsWith("Get") && !e.operation.startsWith("List"))).toEqual([]);
   });
 
   it("honours the timeouts block: a create past its timeout fails naming it, and tofu keeps the object (tainted) instead of losing it", async () => {
@@ -136,8 +170,12 @@ describe("terraform-provider-clusterform: what HCL users expect (cma-ssh)", () =
     });
     const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
     await until("CreateVCluster", async () => ((await t.plane.audit(since)).some((e) => e.operation === "CreateVCluster") ? true : undefined));
+    const interrupted = Date.now();
     child.kill("SIGINT");
     expect(await exited).toBe(1);
+    // tofu ended the wait instead of waiting it out: when it exited, the vcluster was still being created.
+    const phase = (await t.plane.admin<{ vclusters: { name: string; phase: string }[] }>("/_local/vcluster/vclusters")).vclusters.find((v) => v.name === "dev")?.phase;
+    expect(phase, `tofu exited ${Date.now() - interrupted} ms after SIGINT`).not.toBe("RUNNING");
     expect(output.replace(/\s+/g, " ")).toContain("clusterform: stopped (StopProvider, e.g. Ctrl-C) while waiting for the platform");
     const resumed = await t.plane.lastSeq();
     await vc.ok(applyArgs());
@@ -147,22 +185,31 @@ describe("terraform-provider-clusterform: what HCL users expect (cma-ssh)", () =
     await vc.ok(["destroy", "-auto-approve", "-input=false", "-no-color"]);
   });
 
-  it("survives tofu killed with SIGKILL during the slowest create (a vcluster waiting for RUNNING): the provider exits by itself, the next apply adopts the one object", async () => {
-    const vc = t.open("vcluster", "behaviour-vcluster-kill");
+  it("survives tofu killed with SIGKILL during the slowest create (a Senlin cluster waiting for its CLUSTER_CREATE action): the provider exits by itself, no lock is left, the next apply adopts the one cluster", async () => {
+    const senlin = t.open("senlin", "behaviour-senlin-kill");
     const since = await t.plane.lastSeq();
-    const child = vc.start(applyArgs());
-    await until("CreateVCluster", async () => ((await t.plane.audit(since)).some((e) => e.operation === "CreateVCluster") ? true : undefined));
+    const child = senlin.start(applyArgs());
+    await until("CreateCluster", async () => ((await t.plane.audit(since)).some((e) => e.operation === "CreateCluster") ? true : undefined));
     const providers = providerProcesses();
     expect(providers.length).toBeGreaterThan(0);
     child.kill("SIGKILL");
     // The provider notices that its parent is gone and exits.
     await until("the provider to exit", () => (providerProcesses().some((pid) => providers.includes(pid)) ? undefined : true), 10_000);
-    expect(await vc.resources()).toEqual({});
+    // The local backend writes the state when the apply ends: the killed apply recorded nothing,
+    // not even the profile and policy it had finished.
+    expect(await senlin.resources()).toEqual({});
+    // The local backend locks the state with a file lock, which the system releases with the killed
+    // process: the next apply needs no -lock=false and no force-unlock (docs/opentofu.md).
     const resumed = await t.plane.lastSeq();
-    await vc.ok(["apply", "-auto-approve", "-input=false", "-no-color", "-lock=false"]);
-    expect((await t.plane.audit(resumed)).filter((e) => e.operation === "CreateVCluster")).toEqual([]);
-    const listed = await t.plane.admin<{ vclusters: { name: string; namespace: string }[] }>("/_local/vcluster/vclusters");
-    expect(listed.vclusters.map((v) => `${v.namespace}/${v.name}`)).toEqual(["team-dev/dev"]);
-    expect(Object.keys(await vc.resources()).sort()).toEqual(["clusterform_vcluster_snapshot.nightly", "clusterform_vcluster_vcluster.dev"]);
+    await senlin.ok(applyArgs());
+    // The cluster and the policy the killed apply made are adopted (their marker, their values).
+    // (The profile is not: Senlin's profile kind adopts only a profile no cluster uses; see docs/opentofu.md.)
+    expect((await t.plane.audit(resumed)).filter((e) => /^Create(Cluster|Policy)$/.test(e.operation))).toEqual([]);
+    const clusters = (await t.plane.admin<{ clusters: { id: string; name: string; status: string }[] }>("/_local/senlin/clusters")).clusters.filter((c) => c.name === "web");
+    expect(clusters.map((c) => `${c.name}:${c.status}`)).toEqual(["web:ACTIVE"]);
+    const state = await senlin.resources();
+    expect(Object.keys(state).sort()).toEqual(["clusterform_senlin_cluster.web", "clusterform_senlin_policy.deletion", "clusterform_senlin_profile.server"]);
+    expect(state["clusterform_senlin_cluster.web"].values.id).toBe(clusters[0].id);
+    await senlin.ok(["destroy", "-auto-approve", "-input=false", "-no-color"]);
   });
 });

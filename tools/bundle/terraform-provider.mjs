@@ -6,6 +6,8 @@
 // descriptors it would otherwise build at load), and resolves some 180 files once, at build time.
 // The handler world (registry, kinds, handlers, clients, zod) stays outside, required from dist/ as
 // before and only when a call needs it. Run by `npm run build`, after tsc.
+import { writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { build } from "rolldown";
 
 const here = "provider/engines/terraform/";
@@ -19,3 +21,10 @@ await build({
   external: (id, importer) => Boolean(importer?.includes(here) && id.startsWith("..") && !id.includes("proto/gen/")),
   output: { file: `dist/${here}bundle.cjs`, format: "cjs", codeSplitting: false, minify: true },
 });
+
+// GetProviderSchema's answer, stored beside the bundle (schema-cache.ts): the first provider process
+// of every tofu command asks for it, and then reads a file instead of loading every kind's definition.
+const require = createRequire(import.meta.url);
+const { providerSchema } = require(`../../dist/${here}provider-service.js`);
+const { schemaToJson, SCHEMA_FILE } = require(`../../dist/${here}schema-cache.js`);
+writeFileSync(`dist/${here}${SCHEMA_FILE}`, schemaToJson(providerSchema()));

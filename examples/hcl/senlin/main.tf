@@ -26,6 +26,11 @@ variable "team" {
   default = "web"
 }
 
+variable "policy_name" {
+  type    = string
+  default = "web-deletion"
+}
+
 variable "criteria" {
   type    = string
   default = "OLDEST_FIRST"
@@ -51,7 +56,7 @@ resource "clusterform_senlin_profile" "server" {
 }
 
 resource "clusterform_senlin_policy" "deletion" {
-  name = "web-deletion"
+  name = var.policy_name
   spec = {
     type       = "senlin.policy.deletion"
     version    = "1.0"

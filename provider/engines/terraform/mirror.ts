@@ -36,10 +36,7 @@ export function writeMirror(mirror: string, host = PROVIDER_HOST, packageRoot = 
   const skip = (src: string) => !/\.(test\.[cm]?[jt]s|d\.ts|map)$/.test(src);
   cpSync(path.join(packageRoot, "dist"), path.join(lib, "dist"), { recursive: true, filter: skip });
   cpSync(path.join(packageRoot, "package.json"), path.join(lib, "package.json"));
-  for (const dep of Object.keys(pkg.dependencies ?? {})) {
-    const from = findPackage(dep, packageRoot);
-    cpSync(from, path.join(lib, "node_modules", dep), { recursive: true, filter: skip });
-  }
+  copyDependencies(pkg.dependencies ?? {}, packageRoot, path.join(lib, "node_modules"), skip);
   const shim = path.join(packageDir, `terraform-provider-${PROVIDER_TYPE_NAME}_v${pkg.version}`);
   writeFileSync(
     shim,
@@ -56,6 +53,44 @@ export function writeMirror(mirror: string, host = PROVIDER_HOST, packageRoot = 
   );
   chmodSync(shim, 0o755);
   return { mirror, packageDir, version: pkg.version, host };
+}
+
+/**
+ * Copies the runtime dependencies of the package at `from` into `into`, and theirs, recursively:
+ * npm hoists a dependency's own dependencies beside it, so copying only the direct ones would leave
+ * them behind. A package nested in a dependency's own node_modules comes with that folder; two
+ * versions of one name keep npm's layout (the second goes under its dependent).
+ * @param copied - source folder -> the folder it was copied to, for packages already copied.
+ */
+function copyDependencies(deps: Record<string, string>, from: string, into: string, filter: (src: string) => boolean, copied = new Map<string, string>()): void {
+  for (const dep of Object.keys(deps)) {
+    const source = findPackage(dep, from);
+    if (copied.has(source)) continue;
+    const within = copied.get(from);
+    let target: string;
+    if (within !== undefined && source.startsWith(`${from}${path.sep}`)) {
+      target = path.join(within, path.relative(from, source)); // came with its dependent's folder
+    } else {
+      const top = path.join(into, dep);
+      target = [...copied.values()].includes(top) ? path.join(within ?? into, "node_modules", dep) : top;
+      cpSync(source, target, { recursive: true, filter });
+    }
+    copied.set(source, target);
+    type Manifest = { dependencies?: Record<string, string>; optionalDependencies?: Record<string, string>; peerDependencies?: Record<string, string> };
+    const own = JSON.parse(readFileSync(path.join(source, "package.json"), "utf8")) as Manifest;
+    // Optional and peer dependencies count when installed (npm installs peers; optional builds of other platforms are absent).
+    const installed = Object.fromEntries(Object.entries({ ...own.peerDependencies, ...own.optionalDependencies }).filter(([name]) => canFind(name, source)));
+    copyDependencies({ ...own.dependencies, ...installed }, source, into, filter, copied);
+  }
+}
+
+function canFind(name: string, from: string): boolean {
+  try {
+    findPackage(name, from);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The folder of an installed dependency, as Node would resolve it from `from`. */

@@ -6,7 +6,9 @@ import "../../resources";
 import { type CtyType, decodeMsgpack, decodeStateJson, encodeMsgpack, type TfValue, UNKNOWN_VALUE } from "./codec";
 import { type Diagnostic, errorDiagnostic, failureDiagnostics } from "./diagnostics";
 import { PROVIDER_ATTRIBUTES, PROVIDER_TYPE, providerConfigReader } from "./provider-config";
-import { ctyOf, resourceTypes, type TfAttribute, type TfResourceType } from "./schema";
+import { storedSchema } from "./schema-cache";
+import { TYPE_NAMES } from "./kind-modules";
+import { ctyOf, resourceType, resourceTypes, type TfAttribute, type TfResourceType } from "./schema";
 import { decodePrivate, encodePrivate, fromHandler, inputsOf, type Props, propsOf, stateOf, withIdentity } from "./state";
 import type { Stopper } from "./stopper";
 import type { Provider } from "../../../proto/gen/tfplugin6/tfplugin6_pb";
@@ -28,6 +30,41 @@ const stringAttribute = (name: string, description: string, sensitive: boolean) 
 export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Provider>> {
   let config: ConfigReader = providerConfigReader(null);
   const configured = new Set<string>();
+  let schema: Record<string, unknown> | undefined;
+  /**
+   * The ids this process's creates returned to tofu, by type: the object a later delete in the
+   * same apply must not remove (see {@link deleteOrKeep}).
+   */
+  const created = new Map<string, Set<string>>();
+  const remember = (typeName: string, id: string) => {
+    const ids = created.get(typeName) ?? new Set<string>();
+    created.set(typeName, ids.add(id));
+  };
+  /**
+   * Creates and deletes of one type and name run one after another, in the order tofu sent them.
+   * tofu runs a create at a resource's new address and the delete at its old one side by side (an
+   * address changed without a `moved` block): a create must not adopt an object a delete is
+   * removing at that moment, and that delete must see the create's answer (see {@link deleteOrKeep}).
+   */
+  const queues = new Map<string, Promise<unknown>>();
+  const inTurn = <T>(type: TfResourceType, props: Props, run: () => Promise<T>): Promise<T> => {
+    // The object's name (an imported object's identity names its type only); kinds without a name share one turn.
+    const named = type.nameField ? props[type.nameField] : undefined;
+    const name = typeof named === "string" ? named : typeof props.resourceName === "string" ? props.resourceName : "";
+    const key = `${type.name}\u0000${name}`;
+    const mine = (queues.get(key) ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() => {
+        stopper.throwIfStopped();
+        return run();
+      });
+    queues.set(key, mine);
+    const done = () => {
+      if (queues.get(key) === mine) queues.delete(key);
+    };
+    mine.then(done, done);
+    return mine;
+  };
   const handler = async (type: TfResourceType): Promise<ResourceHandler> => {
     const h = handlerFor(type.handlerType);
     if (!configured.has(type.handlerType)) {
@@ -37,8 +74,8 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
     return h;
   };
   const typeOrError = (name: string): TfResourceType => {
-    const type = resourceTypes().get(name);
-    if (!type) throw new Error(`clusterform: unknown resource type "${name}"; this release serves: ${[...resourceTypes().keys()].join(", ")}`);
+    const type = resourceType(name);
+    if (!type) throw new Error(`clusterform: unknown resource type "${name}"; this release serves: ${TYPE_NAMES.join(", ")}`);
     return type;
   };
   const dv = (value: TfValue, type: CtyType) => ({ msgpack: encodeMsgpack(value, type) });
@@ -58,19 +95,9 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
   return {
     getMetadata: () => ({
       serverCapabilities: { getProviderSchemaOptional: true },
-      resources: [...resourceTypes().keys()].map((typeName) => ({ typeName })),
+      resources: TYPE_NAMES.map((typeName) => ({ typeName })),
     }),
-    getProviderSchema: () =>
-      guarded(async () => ({
-        provider: {
-          block: {
-            attributes: PROVIDER_ATTRIBUTES.map((a) => stringAttribute(a.name, a.description, a.sensitive)),
-            description: "Endpoints and credentials; each unset attribute falls back to the environment variables the Pulumi provider reads.",
-          },
-        },
-        resourceSchemas: Object.fromEntries([...resourceTypes().values()].map((type) => [type.name, schemaOf(type)])),
-        serverCapabilities: { getProviderSchemaOptional: true },
-      })),
+    getProviderSchema: () => guarded(async () => (schema ??= storedSchema() ?? providerSchema())),
     validateProviderConfig: () => ({}),
     configureProvider: (req) =>
       guarded(async () => {
@@ -196,8 +223,9 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
     const h = await handler(type);
     const priorPrivate = decodePrivate(req.plannedPrivate);
     if (!planned) {
-      if (prior) await h.delete(String(prior.id), propsOf(type, prior, priorPrivate));
-      return { newState: dv(null, type.objectType) };
+      const props = prior ? propsOf(type, prior, priorPrivate) : {};
+      const kept = prior ? await inTurn(type, props, () => deleteOrKeep(type, h, String(prior.id), props)) : [];
+      return { newState: dv(null, type.objectType), diagnostics: kept };
     }
     const olds = prior ? propsOf(type, prior, priorPrivate) : {};
     // The configuration's values are known now; check() normalizes them exactly as at plan time.
@@ -208,9 +236,21 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
     let id: string;
     let outs: Props;
     if (!prior) {
-      const created = await h.create(news);
-      id = created.id;
-      outs = created.outs ?? {};
+      // The id goes to tofu with the answer, or with the error of a create that failed after its
+      // object came to exist (see partialState): either way a later delete of it must see it.
+      const made = await inTurn(type, news, async () => {
+        try {
+          const result = await h.create(news);
+          remember(type.name, result.id);
+          return result;
+        } catch (err) {
+          const partial = (err as { id?: unknown }).id;
+          if (typeof partial === "string" && partial !== "") remember(type.name, partial);
+          throw withCreateAdvice(type, err);
+        }
+      });
+      id = made.id;
+      outs = made.outs ?? {};
     } else {
       id = String(prior.id);
       outs = (await h.update(id, olds, news)).outs ?? {};
@@ -219,6 +259,64 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
     delete kept.__provider;
     return { newState: dv(stateOf(type, id, kept, planned), type.objectType), private: encodePrivate(type, kept) };
   }
+
+  /**
+   * Deletes the object, unless a create of this process returned that very object to tofu. That
+   * happens when a create adopted it (same name, same values that force replacement): tofu asks
+   * for a create first and then deletes the old object under `create_before_destroy` (with
+   * `-replace`, or a tainted object), and when a resource's address changed without a `moved`
+   * block (create the new address, destroy the old). Deleting it would leave the new state naming
+   * an object that is gone: it is kept, with a warning, and tofu forgets the old entry.
+   * @returns the warning, when the object was kept.
+   */
+  async function deleteOrKeep(type: TfResourceType, h: ResourceHandler, id: string, props: Props): Promise<Diagnostic[]> {
+    if (!created.get(type.name)?.has(id)) {
+      await h.delete(id, props);
+      return [];
+    }
+    return [
+      {
+        severity: 2,
+        summary: `clusterform: kept ${type.name} ${JSON.stringify(id)} instead of deleting it`,
+        detail:
+          `A create of this apply returned this very object: it found it under the name it was to create, made from the same values, and adopted it. ` +
+          `Deleting it now would leave the new state naming an object that is gone, so it was not deleted and tofu forgets only the old entry. ` +
+          `This happens with lifecycle { create_before_destroy = true } when a replacement keeps the name (tofu apply -replace, a tainted object), ` +
+          `and when a resource's address changes without a moved block. The object was not replaced: to replace it, remove create_before_destroy ` +
+          `(the old object is then destroyed first) or give the resource another name; to rename an address, add a moved block.`,
+      },
+    ];
+  }
+}
+
+/**
+ * A create refused because an object of its identity exists that it may not adopt: in HCL that is
+ * most often the live object a `create_before_destroy` replacement with the same name replaces
+ * (its values that force replacement differ, so its ownership marker does). Nothing was changed.
+ */
+function withCreateAdvice(type: TfResourceType, err: unknown): unknown {
+  // By shape, not instanceof: the provider's start path loads no handler code (see tools/bundle).
+  if (!(err instanceof Error && err.name === "ClusterformError" && (err as { code?: unknown }).code === "AlreadyExists")) return err;
+  return new Error(
+    `${err.message}. In OpenTofu/Terraform (${type.name}): an object of this name that this configuration made with other values that force replacement ` +
+      "is the object a create_before_destroy replacement is replacing, and the two cannot coexist: nothing was changed. Remove create_before_destroy " +
+      "from the resource's lifecycle block (the old object is then destroyed first) or give the resource another name. An object made elsewhere: " +
+      "choose another name, or bring it under this configuration with tofu import.",
+  );
+}
+
+/** GetProviderSchema's answer, from every kind's definition (the build stores it: schema-cache.ts). */
+export function providerSchema() {
+  return {
+    provider: {
+      block: {
+        attributes: PROVIDER_ATTRIBUTES.map((a) => stringAttribute(a.name, a.description, a.sensitive)),
+        description: "Endpoints and credentials; each unset attribute falls back to the environment variables the Pulumi provider reads.",
+      },
+    },
+    resourceSchemas: Object.fromEntries([...resourceTypes().values()].map((type) => [type.name, schemaOf(type)])),
+    serverCapabilities: { getProviderSchemaOptional: true },
+  };
 }
 
 const NESTING = { object: 1, list: 2, map: 4 } as const; // tfplugin6.Schema.Object.NestingMode: SINGLE, LIST, MAP

@@ -1,6 +1,7 @@
 import type { Kind } from "../../definition/kind";
 import type { Field, TypeSpec } from "../../definition/values";
 import type { CtyType } from "./codec";
+import { loadKind, TYPE_NAMES } from "./kind-modules";
 
 /**
  * The Terraform schema, derived from the one definition of every field (provider/definition):
@@ -170,10 +171,21 @@ export function buildResourceTypes(kinds: readonly Kind[]): Map<string, TfResour
   return new Map(kinds.map((k) => buildResourceType(k)).map((t) => [t.name, t]));
 }
 
-let all: Map<string, TfResourceType> | undefined;
+const built = new Map<string, TfResourceType>();
 
-/** Every resource type, by Terraform name; the definitions (zod) load at the first call that needs them. */
+/** One resource type by Terraform name, or undefined; only its kind's definition loads (kind-modules.ts). */
+export function resourceType(name: string): TfResourceType | undefined {
+  let type = built.get(name);
+  if (!type) {
+    const kind = loadKind(name);
+    if (!kind) return undefined;
+    type = buildResourceType(kind);
+    built.set(name, type);
+  }
+  return type;
+}
+
+/** Every resource type, by Terraform name: loads every kind's definition (GetProviderSchema needs them all). */
 export function resourceTypes(): Map<string, TfResourceType> {
-  all ??= buildResourceTypes((require("../../resources/kinds") as { KINDS: readonly Kind[] }).KINDS);
-  return all;
+  return new Map(TYPE_NAMES.map((name) => [name, resourceType(name)!]));
 }

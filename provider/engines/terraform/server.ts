@@ -1,3 +1,4 @@
+import { appendFileSync } from "node:fs";
 import * as http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
@@ -44,7 +45,7 @@ export async function servePlugin(proc: PluginProcess): Promise<http2.Http2Serve
     connect: false,
     grpcWeb: false,
     routes(router) {
-      router.service(Provider, providerService(stopper));
+      router.service(Provider, withRequestLog(providerService(stopper), env.CLUSTERFORM_TF_REQUEST_LOG));
       router.service(GRPCController, {
         shutdown() {
           // Answer first, then exit: tofu waits for the reply.
@@ -68,6 +69,35 @@ export async function servePlugin(proc: PluginProcess): Promise<http2.Http2Serve
   proc.announce(`1|6|tcp|127.0.0.1:${port}|grpc|${cert}\n`);
   watchParent(proc);
   return server;
+}
+
+/**
+ * With CLUSTERFORM_TF_REQUEST_LOG set to a file, every call tofu makes is appended to it as one
+ * line: the process id, the call, the resource type and, for ApplyResourceChange, what it does
+ * (create, update or delete). Shows which provider process of a command answered what.
+ */
+function withRequestLog<S extends Record<string, unknown>>(service: S, file: string | undefined): S {
+  if (!file) return service;
+  const kinds = (req: Record<string, unknown>) => {
+    const has = (v: unknown) => {
+      const d = v as { msgpack?: Uint8Array; json?: Uint8Array } | undefined;
+      // msgpack of a null object is the single byte 0xc0.
+      return !!d && ((d.msgpack?.length ?? 0) > 0 && !(d.msgpack!.length === 1 && d.msgpack![0] === 0xc0) || (d.json?.length ?? 0) > 0);
+    };
+    if (!("plannedState" in req)) return "";
+    return has(req.priorState) ? (has(req.plannedState) ? " update" : " delete") : " create";
+  };
+  return Object.fromEntries(
+    Object.entries(service).map(([name, method]) => [
+      name,
+      typeof method !== "function"
+        ? method
+        : (req: Record<string, unknown>, ctx: unknown) => {
+            appendFileSync(file, `${process.pid} ${name}${typeof req?.typeName === "string" ? ` ${req.typeName}` : ""}${kinds(req ?? {})}\n`);
+            return (method as (r: unknown, c: unknown) => unknown)(req, ctx);
+          },
+    ]),
+  ) as S;
 }
 
 /** tofu killed with SIGKILL cannot stop its providers: exit when the parent is gone. */

@@ -97,6 +97,9 @@ export function propsOf(type: TfResourceType, state: TfObject, privateProps: Pro
  * Adds the identity the Pulumi SDK sends with every resource: the Terraform type and the object's
  * name stand in for the Pulumi resource name, so a create interrupted by a killed `tofu apply`
  * derives the same ownership marker and identity again, and the next apply adopts what it made.
+ * The marker also covers the values that force replacement: a create adopts only an object made
+ * from the same values, never the live object a `create_before_destroy` replacement with the same
+ * name is replacing (its marker was made from the old values; see docs/opentofu.md).
  * An existing object keeps the marker it was created with (from its private state).
  */
 export function withIdentity(type: TfResourceType, inputs: Props, previous: Props = {}): Props {
@@ -105,7 +108,17 @@ export function withIdentity(type: TfResourceType, inputs: Props, previous: Prop
   }
   const name = type.nameField ? inputs[type.nameField] : undefined;
   const resourceName = typeof name === "string" && name !== "" && name !== UNKNOWN ? name : type.name.replace(/^clusterform_/, "");
-  return { ...inputs, owner: ownerMarker("terraform", type.name, resourceName), resourceName };
+  return { ...inputs, owner: ownerMarker("terraform", type.name, `${resourceName}\u0000${replacingValues(type, inputs)}`), resourceName };
+}
+
+/** The values of the attributes that force replacement, in a stable text form (keys sorted). */
+export function replacingValues(type: TfResourceType, inputs: Props): string {
+  const stable = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(stable);
+    if (value !== null && typeof value === "object") return Object.fromEntries(Object.keys(value).sort().map((k) => [k, stable((value as Props)[k])]));
+    return value;
+  };
+  return JSON.stringify(type.attributes.filter((a) => a.forcesReplacement && !a.output).map((a) => [a.field, stable(inputs[a.field]) ?? null]));
 }
 
 /**

@@ -15,6 +15,11 @@ export class Stopper {
     this.waiting.clear();
   }
 
+  /** Throws the stop error once the provider was stopped: work queued behind another must not start then. */
+  throwIfStopped(): void {
+    if (this.stopped) throw stopError();
+  }
+
   /** Settles with `work`, or rejects when the provider is stopped first. */
   race<T>(work: Promise<T>): Promise<T> {
     if (this.stopped) return Promise.reject(stopError());
