@@ -49,9 +49,9 @@ export function update(type: string, id: string, olds: Record<string, unknown>, 
   return handlerFor(type).update(id, olds, news);
 }
 
-/** Deletes the object and waits until it is gone. */
-function remove(type: string, id: string, props: Record<string, unknown>): Promise<void> {
-  return reportedOnce(() => handlerFor(type).delete(id, props));
+/** Deletes the object and waits until it is gone (or keeps it, with a warning on the resource: KeptObjects). */
+async function remove(type: string, id: string, props: Record<string, unknown>): Promise<void> {
+  await reportedOnce(() => handlerFor(type).delete(id, props));
 }
 
 export { remove as delete };

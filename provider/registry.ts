@@ -8,7 +8,11 @@ export interface ResourceHandler {
   create(inputs: Record<string, unknown>): Promise<pulumi.dynamic.CreateResult>;
   read(id: string, props: Record<string, unknown>): Promise<pulumi.dynamic.ReadResult>;
   update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult>;
-  delete(id: string, props: Record<string, unknown>): Promise<void>;
+  /**
+   * Deletes the object, or keeps it when it is the one the state keeps for the same resource
+   * (replacement.ts, KeptObjects): then it answers why, for engines that show it (OpenTofu).
+   */
+  delete(id: string, props: Record<string, unknown>): Promise<void | { kept: string }>;
   /**
    * The object's identity on the platform as the inputs (definition keys) determine it, or
    * undefined while unknown; pure. The operations plan reads it to tell a native replacement's

@@ -158,8 +158,12 @@ export function defineResource<I>(def: ResourceDefinition<I>): ResourceHandler {
     async delete(id, props) {
       const ctx = contextFor(props);
       const reason = kept.reasonToKeep(props, id);
-      if (reason !== undefined) return ctx.report.warn(reason);
+      if (reason !== undefined) {
+        await ctx.report.warn(reason);
+        return { kept: reason };
+      }
       await def.operations.delete(ctx, id, props);
+      return undefined;
     },
     identity: (inputs) => def.identity(inputs),
   } satisfies ResourceHandler;

@@ -32,15 +32,6 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
   const configured = new Set<string>();
   let schema: Record<string, unknown> | undefined;
   /**
-   * The ids this process's creates returned to tofu, by type: the object a later delete in the
-   * same apply must not remove (see {@link deleteOrKeep}).
-   */
-  const created = new Map<string, Set<string>>();
-  const remember = (typeName: string, id: string) => {
-    const ids = created.get(typeName) ?? new Set<string>();
-    created.set(typeName, ids.add(id));
-  };
-  /**
    * Creates and deletes of one type and name run one after another, in the order tofu sent them.
    * tofu runs a create at a resource's new address and the delete at its old one side by side (an
    * address changed without a `moved` block): a create must not adopt an object a delete is
@@ -236,16 +227,10 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
     let id: string;
     let outs: Props;
     if (!prior) {
-      // The id goes to tofu with the answer, or with the error of a create that failed after its
-      // object came to exist (see partialState): either way a later delete of it must see it.
       const made = await inTurn(type, news, async () => {
         try {
-          const result = await h.create(news);
-          remember(type.name, result.id);
-          return result;
+          return await h.create(news);
         } catch (err) {
-          const partial = (err as { id?: unknown }).id;
-          if (typeof partial === "string" && partial !== "") remember(type.name, partial);
           throw withCreateAdvice(type, err);
         }
       });
@@ -261,19 +246,18 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
   }
 
   /**
-   * Deletes the object, unless a create of this process returned that very object to tofu. That
-   * happens when a create adopted it (same name, same values that force replacement): tofu asks
-   * for a create first and then deletes the old object under `create_before_destroy` (with
-   * `-replace`, or a tainted object), and when a resource's address changed without a `moved`
-   * block (create the new address, destroy the old). Deleting it would leave the new state naming
-   * an object that is gone: it is kept, with a warning, and tofu forgets the old entry.
+   * Deletes the object, unless the handler keeps it: a create of this process adopted that very
+   * object (same name, same values that force replacement; provider/resources/replacement.ts,
+   * KeptObjects). tofu asks for a create first and then deletes the old object under
+   * `create_before_destroy` (with `-replace`, or a tainted object), and when a resource's address
+   * changed without a `moved` block (create the new address, destroy the old). Deleting it would
+   * leave the new state naming an object that is gone: it is kept, with a warning, and tofu forgets
+   * the old entry.
    * @returns the warning, when the object was kept.
    */
   async function deleteOrKeep(type: TfResourceType, h: ResourceHandler, id: string, props: Props): Promise<Diagnostic[]> {
-    if (!created.get(type.name)?.has(id)) {
-      await h.delete(id, props);
-      return [];
-    }
+    const result = await h.delete(id, props);
+    if (!result?.kept) return [];
     return [
       {
         severity: 2,
