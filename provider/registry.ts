@@ -12,7 +12,7 @@ export interface ResourceHandler {
    * Deletes the object, or keeps it when it is the one the state keeps for the same resource
    * (replacement.ts, KeptObjects): then it answers why, for engines that show it (OpenTofu).
    */
-  delete(id: string, props: Record<string, unknown>): Promise<void | { kept: string }>;
+  delete(id: string, props: Record<string, unknown>): Promise<{ kept: string } | undefined>;
   /**
    * The object's identity on the platform as the inputs (definition keys) determine it, or
    * undefined while unknown; pure. The operations plan reads it to tell a native replacement's
