@@ -2,6 +2,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { type ConfigReader, PLATFORMS, resolveEndpoint } from "../../core/config";
 import { ClusterformError } from "../../core/errors";
 import { failureInEngineNames, fromEngineNames, hiddenOf, toEngineNames } from "../../definition/names";
+import { reporterFor } from "../../engine-log";
 import { announcePlan } from "../../plan/announce";
 import { importerFor } from "../../resources/imports";
 import { IMPORT_UNREPORTED } from "../../resources/kit";
@@ -10,6 +11,7 @@ import { handlerFor, type ResourceHandler } from "../../registry";
 import "../../resources";
 import { effectiveTimeouts } from "./timeouts";
 import { identityFromUrn, parseUrn } from "./urn";
+import { isDeepStrictEqual } from "node:util";
 import { markSecret, unwrapSecrets } from "./secrets";
 import { kindOf } from "./tokens";
 import { takeCurrentRequest, takeDiffOldInputs } from "./server-hooks";
@@ -109,6 +111,14 @@ function withOwnTimeouts(outs: Props, timeouts: unknown): Props {
   return timeouts === undefined ? rest : { ...rest, timeouts };
 }
 
+/**
+ * URNs imported in this process (a Read without properties), with the inputs their platform cannot
+ * report, in Pulumi names. `pulumi import` then checks the read inputs (as both olds and news):
+ * their missing required inputs are the platform's silence, not a provider bug as the engine would
+ * say, so that check leaves them out; the Read has already warned, naming them.
+ */
+const importedUnreported = new Map<string, Set<string>>();
+
 /** Replaced URNs whose Check with old inputs ran in this process: their second Check (no olds) is a replacement's. */
 const replacing = new Set<string>();
 
@@ -131,7 +141,9 @@ export function nativeProvider(version: string, schema: () => Promise<string>): 
       if (result.failures && result.failures.length > 0) {
         const kind = definitionOf(handlerType);
         const failures = kind ? result.failures.map((f) => failureInEngineNames(kind, f, "pulumi")) : result.failures;
-        return { inputs: news, failures };
+        const unreported = hadOlds && isDeepStrictEqual(o.plain, n.plain) ? importedUnreported.get(urn) : undefined;
+        const shown = unreported ? failures.filter((f) => !unreported.has(f.property.split(/[.[]/)[0])) : failures;
+        return { inputs: news, failures: shown };
       }
       // The order stays in this process (`replacing`): returned as an input, the engine would show
       // it as a changed property in the preview.
@@ -176,6 +188,7 @@ export function nativeProvider(version: string, schema: () => Promise<string>): 
         // Import (`pulumi import`, the `import` option): the engine sends the id alone.
         const { owner, resourceName } = identityFromUrn(urn);
         const imported = await (await importerFor(handlerType)).importObject(id, { owner, resourceName }, { get: (key) => providerConfig.get(key) });
+        await warnUnreported(urn, handlerType, imported.id, imported.props[IMPORT_UNREPORTED]);
         return { id: imported.id, props: marked(type, outward(handlerType, imported.props), new Set()), inputs: marked(type, outward(handlerType, imported.inputs), new Set()) };
       }
       const result = await handler(handlerType).read(id, inward(handlerType, urn, plain));
@@ -202,6 +215,18 @@ export function nativeProvider(version: string, schema: () => Promise<string>): 
       await handler(handlerType).delete(id, effectiveTimeouts(inward(handlerType, urn, unwrapSecrets(props).plain), "delete", request));
     },
   };
+}
+
+/** Remembers and names, on the resource's row, the inputs an import could not read from the platform. */
+async function warnUnreported(urn: string, handlerType: string, id: string, unreported: unknown): Promise<void> {
+  const kind = definitionOf(handlerType);
+  if (!kind || !Array.isArray(unreported) || unreported.length === 0) return;
+  const names = unreported.map((f) => failureInEngineNames(kind, { property: String(f), reason: "" }, "pulumi").property);
+  importedUnreported.set(urn, new Set(names));
+  await reporterFor({ resourceUrn: urn }).warn(
+    `${handlerType} ${JSON.stringify(id)} is imported, but the platform does not report ${names.map((n) => `\`${n}\``).join(", ")}: ` +
+      "the program must give them as they are on the platform (the code `pulumi import` prints shows them empty)",
+  );
 }
 
 /** The replacement order check chose for this resource in this process (create-first while `replacing` holds it). */
