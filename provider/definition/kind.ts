@@ -125,6 +125,17 @@ export const OWNERSHIP = {
   resourceName: required({ type: { kind: "string" }, validate: z.string().min(1) }, { description: "The Pulumi resource name." }),
 };
 
+/**
+ * The hidden `adoptInUse` input of kinds whose create adopts only an object nothing uses yet (Senlin
+ * profiles and policies: one in use was recorded in a state before its user could learn its id,
+ * so it is the object a `pulumi up --replace` replaces, not a leftover). OpenTofu records a state
+ * only when an apply ends: a killed apply may have made both the object and its user, so its
+ * adapter sets this, and create adopts the object even in use.
+ */
+export const ADOPT_IN_USE = {
+  adoptInUse: optional({ type: { kind: "boolean" }, validate: z.boolean() }, { description: "True when an object in use may be adopted." }),
+};
+
 /** The hidden `autoNamed` input of kinds whose names may be derived. */
 export const AUTO_NAMED = {
   autoNamed: optional({ type: { kind: "boolean" }, validate: z.boolean() }, { description: "True when the name was derived." }),

@@ -202,14 +202,19 @@ describe("terraform-provider-clusterform: what HCL users expect (cma-ssh)", () =
     // process: the next apply needs no -lock=false and no force-unlock (docs/opentofu.md).
     const resumed = await t.plane.lastSeq();
     await senlin.ok(applyArgs());
-    // The cluster and the policy the killed apply made are adopted (their marker, their values).
-    // (The profile is not: Senlin's profile kind adopts only a profile no cluster uses; see docs/opentofu.md.)
-    expect((await t.plane.audit(resumed)).filter((e) => /^Create(Cluster|Policy)$/.test(e.operation))).toEqual([]);
+    // The profile, the policy and the cluster the killed apply made are adopted (their marker,
+    // their values), the profile although the cluster already uses it (tofu had recorded neither).
+    expect((await t.plane.audit(resumed)).filter((e) => /^Create(Cluster|Policy|Profile)$/.test(e.operation))).toEqual([]);
     const clusters = (await t.plane.admin<{ clusters: { id: string; name: string; status: string }[] }>("/_local/senlin/clusters")).clusters.filter((c) => c.name === "web");
     expect(clusters.map((c) => `${c.name}:${c.status}`)).toEqual(["web:ACTIVE"]);
     const state = await senlin.resources();
     expect(Object.keys(state).sort()).toEqual(["clusterform_senlin_cluster.web", "clusterform_senlin_policy.deletion", "clusterform_senlin_profile.server"]);
     expect(state["clusterform_senlin_cluster.web"].values.id).toBe(clusters[0].id);
+    // Exactly one of each on Senlin: nothing duplicated, nothing left over.
+    const profiles = (await t.plane.admin<{ profiles: { id: string; name: string }[] }>("/_local/senlin/profiles")).profiles.filter((p) => p.name === "web-server");
+    expect(profiles.map((p) => p.id)).toEqual([state["clusterform_senlin_profile.server"].values.id]);
+    const policies = (await t.plane.admin<{ policies: { id: string; name: string }[] }>("/_local/senlin/policies")).policies.filter((p) => p.name === "web-deletion");
+    expect(policies.map((p) => p.id)).toEqual([state["clusterform_senlin_policy.deletion"].values.id]);
     await senlin.ok(["destroy", "-auto-approve", "-input=false", "-no-color"]);
   });
 });

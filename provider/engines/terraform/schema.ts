@@ -50,6 +50,8 @@ export interface TfResourceType {
   nameField?: string;
   /** Handler fields whose values are secrets (never written to the provider's private state). */
   secrets: readonly string[];
+  /** The kind's create adopts an object in use only when told (kind.ts ADOPT_IN_USE): tofu tells it. */
+  adoptsInUse: boolean;
 }
 
 /** `clusterform_` plus the kind in snake_case: `cmassh:NodePool` is `clusterform_cmassh_node_pool`. */
@@ -163,6 +165,7 @@ export function buildResourceType(kind: Kind): TfResourceType {
     objectType: ctyOf({ kind: "object", attributes }),
     nameField: Object.hasOwn(kind.allInputs, "name") ? "name" : undefined,
     secrets,
+    adoptsInUse: Object.hasOwn(kind.hidden, "adoptInUse"),
   };
 }
 

@@ -103,12 +103,15 @@ export function propsOf(type: TfResourceType, state: TfObject, privateProps: Pro
  * An existing object keeps the marker it was created with (from its private state).
  */
 export function withIdentity(type: TfResourceType, inputs: Props, previous: Props = {}): Props {
+  // tofu records the state when an apply ends: a killed apply's object may already be in use by
+  // another object that apply made, and is still this resource's to adopt (kind.ts ADOPT_IN_USE).
+  const late = type.adoptsInUse ? { adoptInUse: true } : {};
   if (typeof previous.owner === "string" && typeof previous.resourceName === "string") {
-    return { ...inputs, owner: previous.owner, resourceName: previous.resourceName };
+    return { ...inputs, owner: previous.owner, resourceName: previous.resourceName, ...late };
   }
   const name = type.nameField ? inputs[type.nameField] : undefined;
   const resourceName = typeof name === "string" && name !== "" && name !== UNKNOWN ? name : type.name.replace(/^clusterform_/, "");
-  return { ...inputs, owner: ownerMarker("terraform", type.name, `${resourceName}\u0000${replacingValues(type, inputs)}`), resourceName };
+  return { ...inputs, owner: ownerMarker("terraform", type.name, `${resourceName}\u0000${replacingValues(type, inputs)}`), resourceName, ...late };
 }
 
 /** The values of the attributes that force replacement, in a stable text form (keys sorted). */

@@ -70,7 +70,16 @@ describe("senlin:Profile on the local Senlin", () => {
     const { id } = await profileHandler.create(inputs);
     expect(id).not.toBe(left.id);
     expect(await writesSince(t, since)).toEqual(["senlin:CreateProfile"]);
+    // Told that its engine records states late (OpenTofu: a killed apply made the profile and the
+    // cluster that uses it, and recorded neither), create adopts the profile in use.
+    const late = await checked(profileHandler, { __provider: "p", owner: "3535353535353535", resourceName: "late", spec: PROFILE_SPEC, adoptInUse: true });
+    const made = await senlin.createProfile(late.name as string, PROFILE_SPEC, { "clusterform.dev/owner": "3535353535353535" });
+    const user = await clusterHandler.create(await checked(clusterHandler, { __provider: "p", owner: "3636363636363636", resourceName: "c2", profile: made.id }));
+    const quiet = await lastSeq(t);
+    expect((await profileHandler.create(late)).id).toBe(made.id);
+    expect(await writesSince(t, quiet)).toEqual([]);
     await clusterHandler.delete(cluster.id, cluster.outs);
+    await clusterHandler.delete(user.id, user.outs);
   });
 
   it("refuses to delete a profile a cluster uses with a message that says what to do, and deletes it once free", async () => {

@@ -35,7 +35,7 @@ async function findLeftover(client: SenlinClient, inputs: Inputs, deadline: Dead
   const same = named.filter((p) => sameSpec(p.spec, inputs.spec));
   if (same.length === 0) return undefined;
   const attached = new Set((await client.listClusters(undefined, { deadline })).flatMap((c) => c.policies));
-  return same.find((p) => !attached.has(p.id));
+  return same.find((p) => !attached.has(p.id)) ?? (inputs.adoptInUse === true ? same[0] : undefined);
 }
 
 /** Senlin policies: created once, renamed in place, deleted when no cluster has them attached. */

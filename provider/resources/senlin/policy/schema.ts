@@ -1,4 +1,4 @@
-import { AUTO_NAMED, defineKind, type InputsOf, OWNERSHIP } from "../../../definition/kind";
+import { ADOPT_IN_USE, AUTO_NAMED, defineKind, type InputsOf, OWNERSHIP } from "../../../definition/kind";
 import { inPlace, optional, replace, required, v } from "../../../definition/values";
 import { senlinName } from "../cluster/schema";
 import { typedSpec } from "../typed-spec";
@@ -12,7 +12,7 @@ export const policyKind = defineKind({
     "policy's `id` detaches the old one and attaches the new one first. Replacements are create-first by default for " +
     "this kind (Senlin refuses to delete an attached policy). Senlin keeps no metadata on policies: an interrupted " +
     "create is recognized by its name and spec.",
-  hidden: { ...OWNERSHIP, ...AUTO_NAMED },
+  hidden: { ...OWNERSHIP, ...AUTO_NAMED, ...ADOPT_IN_USE },
   replaceOrder: "create-first",
   inputs: {
     name: optional(v.custom({ kind: "string" }, senlinName()), {

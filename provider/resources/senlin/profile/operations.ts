@@ -33,7 +33,8 @@ export function profileIdentity(owner: unknown, spec: unknown): string | undefin
 
 /**
  * A profile an interrupted create of this resource left: its name, owner marker and spec, and used
- * by no cluster or node (a used one is recorded in a state: see createOrAdopt).
+ * by no cluster or node (a used one is recorded in a state: see createOrAdopt), or in use too when
+ * the engine records states late (`adoptInUse`, kind.ts ADOPT_IN_USE).
  */
 async function findLeftover(client: SenlinClient, inputs: Inputs, deadline: Deadline): Promise<Profile | undefined> {
   const named = await client.listProfiles({ filters: { name: inputs.name! } }, { deadline });
@@ -41,7 +42,7 @@ async function findLeftover(client: SenlinClient, inputs: Inputs, deadline: Dead
   if (ours.length === 0) return undefined;
   const [clusters, nodes] = await Promise.all([client.listClusters(undefined, { deadline }), client.listNodes(undefined, { deadline })]);
   const used = new Set([...clusters.map((c) => c.profileId), ...nodes.map((n) => n.profileId)]);
-  return ours.find((p) => !used.has(p.id));
+  return ours.find((p) => !used.has(p.id)) ?? (inputs.adoptInUse === true ? ours[0] : undefined);
 }
 
 /** Senlin's answer to a PATCH that changes nothing: the profile already is as asked. */

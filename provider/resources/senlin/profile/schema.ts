@@ -1,5 +1,5 @@
 import { OWNER_LABEL_KEY } from "../../../core/naming";
-import { AUTO_NAMED, defineKind, type InputsOf, OWNERSHIP } from "../../../definition/kind";
+import { ADOPT_IN_USE, AUTO_NAMED, defineKind, type InputsOf, OWNERSHIP } from "../../../definition/kind";
 import { inPlace, optional, replace, required, v } from "../../../definition/values";
 import { senlinName } from "../cluster/schema";
 import { typedSpec, userMetadata } from "../typed-spec";
@@ -17,7 +17,7 @@ export const profileKind = defineKind({
     "changed spec is a new profile, created before the old one is deleted, so that a cluster given the profile's `id` " +
     "switches to it with Senlin's rolling update (its nodes replaced in batches as its policies say) before the old " +
     "profile goes. Replacements are create-first by default for this kind (Senlin refuses to delete a profile in use).",
-  hidden: { ...OWNERSHIP, ...AUTO_NAMED },
+  hidden: { ...OWNERSHIP, ...AUTO_NAMED, ...ADOPT_IN_USE },
   replaceOrder: "create-first",
   inputs: {
     name: optional(v.custom({ kind: "string" }, senlinName()), {
