@@ -85,8 +85,10 @@ describe("cyclecloud:NodePool against the local control plane", () => {
   });
 
   it("adopts the nodes of a request an interrupted run sent (409) and adds no more", async () => {
-    const inputs = await checked({ count: 3 });
-    const requestId = requestIdOf(requestIdBase("0123456789abcdef", nodePoolReplaceFields(inputs)), 1);
+    // Another resource than the other tests' (its own owner): the handler keeps, for this process, a
+    // delete of an object a create adopted (KeptObjects), and the plane's ids repeat from test to test.
+    const inputs = await checked({ count: 3, owner: "fedcba9876543210" });
+    const requestId = requestIdOf(requestIdBase("fedcba9876543210", nodePoolReplaceFields(inputs)), 1);
     const cc = createCycleCloudClient({ endpoint: t.plane.url, username: "admin", password: "admin" });
     await cc.createNodes("demo", { requestId, sets: [{ count: 3, nodearray: "execute" }] });
     const { outs } = await nodePoolHandler.create(inputs);

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../../../../emulator/testing";
 import type { ConfigReader } from "../../../core/config";
 import { PartialStateError } from "../../kit";
+import { writesSince } from "../../testing";
 import { vclusterClient } from "../common";
 import { snapshotHandler } from ".";
 
@@ -9,7 +10,6 @@ type Props = Record<string, unknown>;
 afterAll(removeDataDirs);
 
 const ref = { name: "dev", namespace: "team-a" };
-const READS = new Set(["GetVCluster", "ListVClusters", "WatchVCluster", "GetSnapshot", "ListSnapshots"]);
 
 // The plane runs on a clock that stands still until the test moves it: a snapshot stays CREATING
 // while the create's short timeout runs out, then becomes READY (or FAILED) when the clock moves.
@@ -27,11 +27,6 @@ afterEach(async () => {
   (await vclusterClient(config)).close();
   await t.close();
 });
-
-async function writes(): Promise<string[]> {
-  const { entries } = (await t.http("GET", "/_local/audit")).body as { entries: { api: string; operation: string }[] };
-  return entries.filter((e) => e.api === "vcluster" && !READS.has(e.operation)).map((e) => e.operation);
-}
 
 /** A create that times out before READY: the error the engine records as partial state. */
 async function timedOutCreate(): Promise<{ inputs: Props; error: PartialStateError }> {
@@ -51,7 +46,7 @@ describe("vcluster:Snapshot: the engine's retry of a create recorded before READ
     t.clock.advance(60_000);
     const { outs } = await snapshotHandler.update(error.id, error.properties, inputs);
     expect([outs.status, outs.snapshotId]).toEqual(["READY", error.id]);
-    expect(await writes()).toEqual(["CreateVCluster", "SnapshotVCluster"]);
+    expect(await writesSince(t, 0)).toEqual(["vcluster:CreateVCluster", "vcluster:SnapshotVCluster"]);
   });
 
   it("fails saying what to do when the snapshot FAILED or is gone: waiting cannot make it READY", async () => {
