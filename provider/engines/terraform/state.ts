@@ -1,4 +1,5 @@
 import { ownerMarker } from "../../core/naming";
+import { sortKeys } from "../../core/sort-keys";
 import { deepEqual } from "../../core/planner";
 import { UNKNOWN } from "../../core/unknown";
 import { hasUnknown, type TfValue, UNKNOWN_VALUE } from "./codec";
@@ -116,12 +117,7 @@ export function withIdentity(type: TfResourceType, inputs: Props, previous: Prop
 
 /** The values of the attributes that force replacement, in a stable text form (keys sorted). */
 export function replacingValues(type: TfResourceType, inputs: Props): string {
-  const stable = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(stable);
-    if (value !== null && typeof value === "object") return Object.fromEntries(Object.keys(value).sort().map((k) => [k, stable((value as Props)[k])]));
-    return value;
-  };
-  return JSON.stringify(type.attributes.filter((a) => a.forcesReplacement && !a.output).map((a) => [a.field, stable(inputs[a.field]) ?? null]));
+  return JSON.stringify(type.attributes.filter((a) => a.forcesReplacement && !a.output).map((a) => [a.field, sortKeys(inputs[a.field]) ?? null]));
 }
 
 /**

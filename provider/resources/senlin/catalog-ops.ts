@@ -16,6 +16,15 @@ export async function orMissing<T>(read: () => Promise<T>): Promise<T | undefine
 }
 
 /**
+ * The object to adopt among those of this resource (its marker or derived name, and the same spec):
+ * one nothing uses, or, when the engine records states late (`adoptInUse`, kind.ts ADOPT_IN_USE), one
+ * in use too. See {@link createOrAdopt} for why an object in use is otherwise never adopted.
+ */
+export function leftoverAmong<T extends { id: string }>(ours: readonly T[], used: ReadonlySet<string>, adoptInUse: unknown): T | undefined {
+  return ours.find((o) => !used.has(o.id)) ?? (adoptInUse === true ? ours[0] : undefined);
+}
+
+/**
  * Creates an object or adopts the one an interrupted run made. The create is never simply resent
  * after a transient failure (its answer may have been lost after the object was made): `find` looks
  * first, and an object found after a send is the one that send made.

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { JobSpecInput, UpdateSpecInput } from "../../../clients/peloton/types";
+import { sortKeys } from "../../../core/sort-keys";
 import { ContainerInfo_Type } from "../../../../proto/gen/mesos/v1/mesos_pb";
 import { HealthCheckSpec_HealthCheckType } from "../../../../proto/gen/peloton/api/v1alpha/pod/pod_pb";
 import type { ContainerInputs, HealthCheckInputs, PodInputs } from "./pod-schema";
@@ -123,14 +124,3 @@ export function opaqueFor(kind: "spec" | "restart", payload: unknown): string {
   return `${OPAQUE_PREFIX}${kind}:${digest}`;
 }
 
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (typeof value !== "object" || value === null) return typeof value === "bigint" ? String(value) : value;
-  const rec = value as Record<string, unknown>;
-  return Object.fromEntries(
-    Object.keys(rec)
-      .filter((k) => rec[k] !== undefined)
-      .sort()
-      .map((k) => [k, sortKeys(rec[k])]),
-  );
-}

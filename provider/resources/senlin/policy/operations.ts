@@ -3,7 +3,7 @@ import type { Policy, TypedSpec } from "../../../clients/senlin/types";
 import type { Deadline } from "../../../core/deadline";
 import { deadlineFor, readDeadline } from "../../fields";
 import type { ResourceOperations } from "../../kit";
-import { createOrAdopt, deleteUnlessGone, orMissing } from "../catalog-ops";
+import { createOrAdopt, deleteUnlessGone, leftoverAmong, orMissing } from "../catalog-ops";
 import { senlinClient } from "../client";
 import { sameSpec, specDigest } from "../typed-spec";
 import { POLICY_TIMEOUTS, type PolicyInputs } from "./schema";
@@ -35,7 +35,7 @@ async function findLeftover(client: SenlinClient, inputs: Inputs, deadline: Dead
   const same = named.filter((p) => sameSpec(p.spec, inputs.spec));
   if (same.length === 0) return undefined;
   const attached = new Set((await client.listClusters(undefined, { deadline })).flatMap((c) => c.policies));
-  return same.find((p) => !attached.has(p.id)) ?? (inputs.adoptInUse === true ? same[0] : undefined);
+  return leftoverAmong(same, attached, inputs.adoptInUse);
 }
 
 /** Senlin policies: created once, renamed in place, deleted when no cluster has them attached. */

@@ -5,7 +5,7 @@ import { carryOut } from "../../../plan/operation";
 import { ClusterformError } from "../../../core/errors";
 import { deadlineFor, readDeadline } from "../../fields";
 import type { ResourceOperations } from "../../kit";
-import { createOrAdopt, deleteUnlessGone, orMissing } from "../catalog-ops";
+import { createOrAdopt, deleteUnlessGone, leftoverAmong, orMissing } from "../catalog-ops";
 import { senlinClient } from "../client";
 import { sameSpec, specDigest } from "../typed-spec";
 import { OWNER_KEY, PROFILE_TIMEOUTS, type ProfileInputs } from "./schema";
@@ -42,7 +42,7 @@ async function findLeftover(client: SenlinClient, inputs: Inputs, deadline: Dead
   if (ours.length === 0) return undefined;
   const [clusters, nodes] = await Promise.all([client.listClusters(undefined, { deadline }), client.listNodes(undefined, { deadline })]);
   const used = new Set([...clusters.map((c) => c.profileId), ...nodes.map((n) => n.profileId)]);
-  return ours.find((p) => !used.has(p.id)) ?? (inputs.adoptInUse === true ? ours[0] : undefined);
+  return leftoverAmong(ours, used, inputs.adoptInUse);
 }
 
 /** Senlin's answer to a PATCH that changes nothing: the profile already is as asked. */
