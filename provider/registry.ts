@@ -10,7 +10,8 @@ export interface ResourceHandler {
   update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.UpdateResult>;
   /**
    * Deletes the object, or keeps it when it is the one the state keeps for the same resource
-   * (replacement.ts, KeptObjects): then it answers why, for engines that show it (OpenTofu).
+   * (replacement.ts, KeptObjects): then it answers why, having warned on the resource; the
+   * OpenTofu adapter turns the answer into its own warning diagnostic, the Pulumi engines drop it.
    */
   delete(id: string, props: Record<string, unknown>): Promise<{ kept: string } | undefined>;
   /**
