@@ -6,9 +6,9 @@
  * takes the resource type first and routes to that resource's handler.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { reportedOnce } from "./report-once";
+import { reportedOnce } from "./engines/dynamic/report-once";
 import { handlerFor } from "./registry";
-import "./resources";
+import "./kinds";
 
 type Config = { get(key: string): string | undefined };
 
@@ -24,12 +24,12 @@ export function check(type: string, olds: Record<string, unknown>, news: Record<
 
 /**
  * Plans the change; never calls the platform. A change's planned platform calls go on the
- * resource's row (provider/plan/announce.ts, loaded only when something changes).
+ * resource's row (provider/core/plan/announce.ts, loaded only when something changes).
  */
 export function diff(type: string, id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.DiffResult> {
   return reportedOnce(async () => {
     const result = await handlerFor(type).diff(id, olds, news);
-    if (result.changes) await (require("./plan/announce") as typeof import("./plan/announce")).announcePlan(type, id, olds, news, result);
+    if (result.changes) await (require("./core/plan/announce") as typeof import("./core/plan/announce")).announcePlan(type, id, olds, news, result);
     return result;
   });
 }

@@ -17,7 +17,7 @@ export interface ResourceHandler {
   /**
    * The object's identity on the platform as the inputs (definition keys) determine it, or
    * undefined while unknown; pure. The operations plan reads it to tell a native replacement's
-   * order (provider/plan/replace-order.ts).
+   * order (provider/cli/plan/replace-order.ts).
    */
   identity?(inputs: Record<string, unknown>): string | undefined;
 }

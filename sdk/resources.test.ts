@@ -79,7 +79,7 @@ describe("the native classes (clusterform/native)", () => {
     const classes = Object.entries(native)
       .filter(([name]) => name !== "Provider")
       .flatMap(([module, exports]) => Object.keys(exports as object).map((name) => `${module}:${name}`));
-    const { KINDS } = await import("../provider/resources/kinds");
+    const { KINDS } = await import("../provider/kinds/kinds");
     expect(classes.sort()).toEqual(KINDS.map((k) => k.type).sort());
   });
 

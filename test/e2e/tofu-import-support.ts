@@ -2,7 +2,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { expect } from "vitest";
 import { buildResourceType } from "../../provider/engines/terraform/schema";
-import { KINDS } from "../../provider/resources/kinds";
+import { KINDS } from "../../provider/kinds/kinds";
 import type { TofuDir } from "../harness/tofu";
 import type { TofuPlane } from "../harness/tofu-plane";
 

@@ -5,14 +5,14 @@ import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VClusterService } from "../../proto/gen/vcluster/api/v1/vcluster_api_pb";
-import type { PlanReport } from "../../provider/plan/report";
+import type { PlanReport } from "../../provider/cli/plan/report";
 import { repoRoot } from "../harness/paths";
 import { applyArgs, planArgs, type TofuDir, tofuBin } from "../harness/tofu";
 import { openTofuPlane, type TofuPlane } from "../harness/tofu-plane";
 import { CC_PASSWORD } from "./cyclecloud-support";
 import { SENLIN_USER, senlinRest } from "../harness/senlin-stack";
 import { buildResourceType } from "../../provider/engines/terraform/schema";
-import { KINDS } from "../../provider/resources/kinds";
+import { KINDS } from "../../provider/kinds/kinds";
 import { type Gaps, importEverything } from "./tofu-import-support";
 
 /**

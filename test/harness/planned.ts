@@ -1,11 +1,11 @@
 import { expect } from "vitest";
 import { isUnknown } from "../../provider/core/unknown";
-import type { PlannedOperation } from "../../provider/plan/operation";
-import { toEngineNames } from "../../provider/definition/names";
-import { definitionProps } from "../../provider/plan/engine-props";
-import { planChange } from "../../provider/plan/plan-change";
-import { plannedKindOf } from "../../provider/plan/planners";
-import { registerHandlersFromSources } from "../../provider/plan/testing";
+import type { PlannedOperation } from "../../provider/core/plan/operation";
+import { toEngineNames } from "../../provider/core/definition/names";
+import { definitionProps } from "../../provider/cli/plan/engine-props";
+import { planChange } from "../../provider/cli/plan/plan-change";
+import { plannedKindOf } from "../../provider/cli/plan/planners";
+import { registerHandlersFromSources } from "../../provider/cli/plan/testing";
 import { OWNER_LABEL_KEY } from "../../provider/core/naming";
 import type { StepRecord } from "./engine";
 import type { AuditEntry } from "./local-plane";

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import * as providerServer from "@pulumi/pulumi/provider";
 import { cancelAllWaits } from "../../core/retry";
-import { useEngineLogInPlugin } from "../../engine-log";
+import { useEngineLogInPlugin } from "../pulumi-common/engine-log";
 import { configFromRequest, type ConfigureRequestLike } from "./provider-config";
 import { checkProviderConfig, nativeProvider, setProviderConfig } from "./provider";
 import { installServerHooks } from "./server-hooks";

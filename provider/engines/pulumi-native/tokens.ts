@@ -1,5 +1,5 @@
-import { nativeToken } from "../../definition/describe";
-import { KINDS } from "../../resources/kinds";
+import { nativeToken } from "../../core/definition/describe";
+import { KINDS } from "../../kinds/kinds";
 
 /**
  * The resource kinds the native plugin serves: each Pulumi type token, the handler type it routes
@@ -16,7 +16,7 @@ export interface NativeKind {
 /** The plugin's package name: tokens are `clusterform:<platform>:<Kind>`. */
 export const PACKAGE = "clusterform";
 
-/** Token to kind, from the resource definitions (provider/resources/kinds.ts): every kind is served. */
+/** Token to kind, from the resource definitions (provider/kinds/kinds.ts): every kind is served. */
 export const NATIVE_KINDS: Readonly<Record<string, NativeKind>> = Object.fromEntries(
   KINDS.map((kind) => [
     nativeToken(kind),

@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Kind } from "../../definition/kind";
-import { KINDS } from "../../resources/kinds";
+import type { Kind } from "../../core/definition/kind";
+import { KINDS } from "../../kinds/kinds";
 import { KIND_MODULES, TYPE_NAMES } from "./kind-modules";
 import { terraformTypeName } from "./schema";
 
@@ -12,7 +12,7 @@ describe("the kinds the provider loads one at a time", () => {
 
   it("name, for each type, the module and export holding that kind's definition", async () => {
     for (const [name, { module, exported }] of Object.entries(KIND_MODULES)) {
-      const kind = (await import(/* @vite-ignore */ path.join(__dirname, "..", "..", "resources", `${module}.ts`)))[exported] as Kind;
+      const kind = (await import(/* @vite-ignore */ path.join(__dirname, "..", "..", "kinds", `${module}.ts`)))[exported] as Kind;
       expect(kind, name).toBe(KINDS.find((k) => terraformTypeName(k.type) === name));
     }
   });

@@ -1,7 +1,7 @@
-import type { Kind } from "../../definition/kind";
+import type { Kind } from "../../core/definition/kind";
 
 /**
- * Each kind's definition module (under provider/resources) and export, by Terraform type name,
+ * Each kind's definition module (under provider/kinds) and export, by Terraform type name,
  * loaded when a call names the type: tofu starts the provider several times per command, and most
  * starts answer calls about a few types (a validation, a plan) that need neither the other kinds'
  * definitions nor their zod schemas. Only GetProviderSchema loads them all.
@@ -27,5 +27,5 @@ export const TYPE_NAMES: readonly string[] = Object.keys(KIND_MODULES);
 export function loadKind(typeName: string): Kind | undefined {
   if (!Object.hasOwn(KIND_MODULES, typeName)) return undefined;
   const { module, exported } = KIND_MODULES[typeName];
-  return require(`../../resources/${module}`)[exported] as Kind;
+  return require(`../../kinds/${module}`)[exported] as Kind;
 }

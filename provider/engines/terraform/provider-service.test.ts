@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { KINDS } from "../../resources/kinds";
+import { KINDS } from "../../kinds/kinds";
 import { providerSchema, providerService } from "./provider-service";
 import { schemaFromJson, schemaToJson, storedSchema } from "./schema-cache";
 import { Stopper } from "./stopper";

@@ -1,8 +1,8 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { ConfigReader } from "../../core/config";
 import { handlerFor, type ResourceHandler } from "../../registry";
-import { importerFor } from "../../resources/imports";
-import "../../resources";
+import { importerFor } from "../../kinds/imports";
+import "../../kinds";
 import { type CtyType, decodeMsgpack, decodeStateJson, encodeMsgpack, type TfValue, UNKNOWN_VALUE } from "./codec";
 import { type Diagnostic, errorDiagnostic, failureDiagnostics } from "./diagnostics";
 import { PROVIDER_ATTRIBUTES, PROVIDER_TYPE, providerConfigReader } from "./provider-config";
@@ -247,7 +247,7 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
 
   /**
    * Deletes the object, unless the handler keeps it: a create of this process adopted that very
-   * object (same name, same values that force replacement; provider/resources/replacement.ts,
+   * object (same name, same values that force replacement; provider/kinds/replacement.ts,
    * KeptObjects). tofu asks for a create first and then deletes the old object under
    * `create_before_destroy` (with `-replace`, or a tainted object), and when a resource's address
    * changed without a `moved` block (create the new address, destroy the old). Deleting it would

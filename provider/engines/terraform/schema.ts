@@ -1,10 +1,10 @@
-import type { Kind } from "../../definition/kind";
-import type { Field, TypeSpec } from "../../definition/values";
+import type { Kind } from "../../core/definition/kind";
+import type { Field, TypeSpec } from "../../core/definition/values";
 import type { CtyType } from "./codec";
 import { loadKind, TYPE_NAMES } from "./kind-modules";
 
 /**
- * The Terraform schema, derived from the one definition of every field (provider/definition):
+ * The Terraform schema, derived from the one definition of every field (provider/core/definition):
  * names in snake_case (or the field's `names.terraform`), types, required / optional / computed,
  * sensitive, descriptions with the change policy, and which attributes force replacement.
  */

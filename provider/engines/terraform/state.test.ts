@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { KINDS } from "../../resources/kinds";
+import { KINDS } from "../../kinds/kinds";
 import { buildResourceTypes } from "./schema";
 import { withIdentity } from "./state";
 

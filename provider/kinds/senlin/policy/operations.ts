@@ -1,0 +1,82 @@
+import type { SenlinClient } from "../../../clients/senlin/client";
+import type { Policy, TypedSpec } from "../../../clients/senlin/types";
+import type { Deadline } from "../../../core/deadline";
+import { deadlineFor, readDeadline } from "../../fields";
+import type { ResourceOperations } from "../../kit";
+import { createOrAdopt, deleteUnlessGone, leftoverAmong, orMissing } from "../catalog-ops";
+import { senlinClient } from "../client";
+import { sameSpec, specDigest } from "../typed-spec";
+import { POLICY_TIMEOUTS, type PolicyInputs } from "./schema";
+import { carryOut } from "../../../core/plan/operation";
+
+type Props = Record<string, unknown>;
+type Inputs = PolicyInputs & Props;
+
+const q = JSON.stringify;
+
+/** The outputs create and read record of a policy. */
+export function policyOutputsOf(policy: Policy): Props {
+  return { policyType: policy.type };
+}
+
+/** The identity of a policy: its name and spec (Senlin keeps no ownership marker on policies). */
+export function policyIdentity(name: unknown, spec: unknown): string | undefined {
+  if (typeof name !== "string" || name === "" || typeof spec !== "object" || spec === null) return undefined;
+  return `name ${name} spec ${specDigest(spec as Props)}`;
+}
+
+/**
+ * A policy an interrupted create of this resource left: its name and spec (a derived name holds a
+ * hash of the owner, so no other resource derives it), attached to no cluster (an attached one is
+ * recorded in a state: see createOrAdopt).
+ */
+async function findLeftover(client: SenlinClient, inputs: Inputs, deadline: Deadline): Promise<Policy | undefined> {
+  const named = await client.listPolicies({ filters: { name: inputs.name! } }, { deadline });
+  const same = named.filter((p) => sameSpec(p.spec, inputs.spec));
+  if (same.length === 0) return undefined;
+  const attached = new Set((await client.listClusters(undefined, { deadline })).flatMap((c) => c.policies));
+  return leftoverAmong(same, attached, inputs.adoptInUse);
+}
+
+/** Senlin policies: created once, renamed in place, deleted when no cluster has them attached. */
+export const policyOperations: ResourceOperations<PolicyInputs> = {
+  async create(ctx, inputs) {
+    const client = await senlinClient(ctx.config);
+    const deadline = deadlineFor(inputs, "create", POLICY_TIMEOUTS);
+    const operation = `CreatePolicy policy ${q(inputs.name)}`;
+    const policy = await createOrAdopt(
+      operation,
+      deadline,
+      () => findLeftover(client, inputs, deadline),
+      () => client.createPolicy(inputs.name!, inputs.spec as TypedSpec, { deadline }),
+      ctx.report.progress,
+      ctx.adopting,
+    );
+    return { id: policy.id, outs: policyOutputsOf(policy) };
+  },
+
+  async read(ctx, id, props) {
+    const client = await senlinClient(ctx.config);
+    const policy = await orMissing(() => client.getPolicy(id, { deadline: readDeadline(props, POLICY_TIMEOUTS) }));
+    return policy ? policyOutputsOf(policy) : undefined;
+  },
+
+  async update(ctx, id, _olds, news, plan) {
+    const client = await senlinClient(ctx.config);
+    const deadline = deadlineFor(news, "update", POLICY_TIMEOUTS);
+    let policy: Policy | undefined;
+    // The name is the only field updated in place; Senlin refuses a PATCH that changes nothing, so none is planned then.
+    await carryOut("senlin:Policy", plan.operations, {
+      async UpdatePolicy(o) {
+        policy = await client.updatePolicy(id, { name: String(o.args.name) }, { deadline });
+      },
+    });
+    return policyOutputsOf(policy ?? (await client.getPolicy(id, { deadline })));
+  },
+
+  async delete(ctx, id, props) {
+    const client = await senlinClient(ctx.config);
+    const deadline = deadlineFor(props, "delete", POLICY_TIMEOUTS);
+    await deleteUnlessGone("policy", "a cluster has it attached", () => client.deletePolicy(id, { deadline }));
+  },
+};
