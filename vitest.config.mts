@@ -17,6 +17,8 @@ export default defineConfig({
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
           globalSetup: ["test/harness/global-setup.ts"],
+          // The operations plan of a step reads every kind's planner: loaded once per file.
+          setupFiles: ["test/harness/load-kinds.ts"],
           // Real engine runs: each `pulumi up` takes seconds, a lifecycle file takes minutes.
           testTimeout: 600_000,
           hookTimeout: 600_000,

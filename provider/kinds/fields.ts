@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Kind } from "../core/definition/kind";
 import { Deadline } from "../core/deadline";
 import { deriveName } from "../core/naming";
 import { deepEqual } from "../core/planner";
@@ -68,17 +69,14 @@ interface Named {
 
 /**
  * Fills `name` and `autoNamed`. A user-chosen name is kept as given. Otherwise the name is derived
- * from the resource name and a hash of the owner and the fields that force replacement
- * (`replaceFields` picks them from a set of inputs), so that (a) an interrupted `up` derives the same
+ * from the resource name and a hash of the owner and the kind's seeds (the fields that force
+ * replacement, kind.ts), so that (a) an interrupted `up` derives the same
  * name again and can adopt what it created, and (b) a replacement gets a new name and can be
  * created before the old object is deleted. While any of those fields is unknown (preview), the
  * name is unknown too.
  */
-export function completeName<T extends Named>(
-  olds: Record<string, unknown>,
-  news: T,
-  replaceFields: (inputs: Record<string, unknown>) => unknown[],
-): T {
+export function completeName<T extends Named>(olds: Record<string, unknown>, news: T, kind: Pick<Kind, "seeds">): T {
+  const replaceFields = (inputs: Record<string, unknown>) => seedValues(kind, inputs);
   if (news.name !== undefined) return { ...news, autoNamed: false };
   const fields = replaceFields(news as unknown as Record<string, unknown>);
   if (fields.some(isUnknown)) return { ...news, name: UNKNOWN, autoNamed: true };
@@ -95,4 +93,9 @@ export function completeName<T extends Named>(
  */
 export function identityOf(...parts: unknown[]): string | undefined {
   return parts.every((p) => typeof p === "string" && p !== "" && !isUnknown(p)) ? parts.join("/") : undefined;
+}
+
+/** The values of a kind's seeds (kind.ts): what derived names, ids and request ids hash. */
+export function seedValues(kind: Pick<Kind, "seeds">, inputs: Record<string, unknown>): unknown[] {
+  return kind.seeds.map((field) => inputs[field]);
 }

@@ -3,13 +3,54 @@ import net from "node:net";
 import { expect } from "vitest";
 import type { TestPlane } from "../../emulator/testing";
 import type { ConfigReader } from "../core/config";
-import type { ResourceHandler } from "../registry";
-import type { ImportHandler, ImportIdentity, ImportResult } from "./import-kit";
-import { IMPORT_UNREPORTED } from "./kit";
+import { SILENT } from "../core/contract";
+import type { Kind } from "../core/definition/kind";
+import type { EngineTraits } from "../core/engine";
+import { Holds, memoryHoldStore } from "../core/holds";
+import type { ImportIdentity, ImportResult } from "../core/import";
+import { createCore } from "../core/runtime";
+import { IMPORT_UNREPORTED } from "../core/unreported";
+import { type DynamicMethods, dynamicMethods } from "../engines/dynamic/provider";
+import { DYNAMIC_ENGINE } from "../engines/dynamic/engine";
 
 // Test helpers of provider/kinds (not built into the package). Shared steps of the per-kind import tests (provider/kinds/*/*/import.test.ts).
 
 type Props = Record<string, unknown>;
+
+/** A kind served as the dynamic provider serves it (hidden inputs, answers), over a core of its own. */
+export interface TestHandler extends DynamicMethods {
+  /** The object's identity as the kind forms it from inputs. */
+  identity(inputs: Props): string | undefined;
+}
+
+/**
+ * The kind as Pulumi's dynamic provider host sees it, over a core with its own held objects (so
+ * tests do not share a run), for the engine `engine` (the dynamic provider's by default).
+ */
+export function testHandler(kind: Kind, engine: EngineTraits = DYNAMIC_ENGINE): TestHandler {
+  const core = createCore({ engine, holds: new Holds(engine, memoryHoldStore()), reporterFor: () => SILENT });
+  return { ...dynamicMethods(core, async () => kind), identity: (inputs) => kind.identity(inputs) };
+}
+
+/** A kind's import as the engines call it (by id, under a resource's identity), with its facts. */
+export interface TestImporter {
+  readonly definition: { kind: string; idShape: string; unreported: readonly string[] };
+  /** The platform whose endpoint the import reads. */
+  platform(): Promise<string>;
+  importObject(id: string, identity: ImportIdentity, config: ConfigReader): Promise<ImportResult>;
+}
+
+/** The import of a kind over a fresh core per call, configured with the call's configuration. */
+export function testImporter(kind: Kind): TestImporter {
+  return {
+    definition: { kind: kind.type, idShape: kind.importId?.shape ?? "", unreported: kind.importId?.unreported ?? [] },
+    platform: async () => (await kind.importer()).platform,
+    importObject(id, identity, config) {
+      const core = createCore({ engine: DYNAMIC_ENGINE, holds: new Holds(DYNAMIC_ENGINE, memoryHoldStore()), reporterFor: () => SILENT, config });
+      return core.import(kind, { id, identity });
+    },
+  };
+}
 
 /** The identity the tests import under: what the SDK sends for a resource named `imported`. */
 export const IMPORT_IDENTITY: ImportIdentity = { owner: "fedcba9876543210", resourceName: "imported" };
@@ -42,8 +83,8 @@ export async function lastSeq(t: TestPlane): Promise<number> {
 export interface RoundTrip {
   t: TestPlane;
   config: ConfigReader;
-  handler: ResourceHandler;
-  importer: ImportHandler;
+  handler: TestHandler;
+  importer: TestImporter;
   /** The id create returned. */
   id: string;
   /** The inputs create was given (after check). */
@@ -96,7 +137,7 @@ export async function importFailures(rt: Omit<RoundTrip, "id" | "created">, badS
   const unreachable = await unreachableConfig(rt.config);
   const err = await rt.importer.importObject(missing, IMPORT_IDENTITY, unreachable).catch((e: unknown) => e);
   expect(err).toBeInstanceOf(Error);
-  const prefix = `importing ${kind} ${JSON.stringify(missing)} (${rt.importer.definition.platform} endpoint ${unreachable.url} unreachable): `;
+  const prefix = `importing ${kind} ${JSON.stringify(missing)} (${await rt.importer.platform()} endpoint ${unreachable.url} unreachable): `;
   expect((err as Error).message.startsWith(prefix), (err as Error).message).toBe(true);
 }
 

@@ -12,7 +12,7 @@ import { openTofuPlane, type TofuPlane } from "../harness/tofu-plane";
 import { CC_PASSWORD } from "./cyclecloud-support";
 import { SENLIN_USER, senlinRest } from "../harness/senlin-stack";
 import { buildResourceType } from "../../provider/engines/terraform/schema";
-import { KINDS } from "../../provider/kinds/kinds";
+import { allKinds } from "../../provider/kinds";
 import { type Gaps, importEverything } from "./tofu-import-support";
 
 /**
@@ -237,7 +237,10 @@ function scrubbed(shown: string): string {
 }
 
 /** The attributes whose change policy is `replace`, by Terraform type, from the definitions. */
-const REPLACING = new Map(KINDS.map((k) => buildResourceType(k)).map((t) => [t.name, new Set(t.attributes.filter((a) => a.forcesReplacement).map((a) => a.name))]));
+const REPLACING = new Map<string, Set<string>>();
+beforeAll(async () => {
+  for (const t of (await allKinds()).map((k) => buildResourceType(k))) REPLACING.set(t.name, new Set(t.attributes.filter((a) => a.forcesReplacement).map((a) => a.name)));
+});
 
 interface ResourceChange {
   address: string;

@@ -5,13 +5,11 @@ import { toEngineNames } from "../../provider/core/definition/names";
 import { definitionProps } from "../../provider/cli/plan/engine-props";
 import { planChange } from "../../provider/cli/plan/plan-change";
 import { plannedKindOf } from "../../provider/cli/plan/planners";
-import { registerHandlersFromSources } from "../../provider/cli/plan/testing";
 import { OWNER_LABEL_KEY } from "../../provider/core/naming";
 import type { StepRecord } from "./engine";
 import type { AuditEntry } from "./local-plane";
 
-// A native replacement's order reads the kind's identity from its handler: load them from the sources.
-registerHandlersFromSources();
+// The kinds are loaded before every e2e file runs (test/harness/load-kinds.ts, a setup file).
 
 // biome-ignore lint/suspicious/noExplicitAny: request bodies are arbitrary JSON, read by path
 type Body = Record<string, any>;

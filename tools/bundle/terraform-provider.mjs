@@ -19,7 +19,8 @@ await build({
   // A relative import leaving this folder (other than to the generated messages) stays a require of
   // the compiled file: same path from the bundle, which sits where main.js does.
   external: (id, importer) => Boolean(importer?.includes(here) && id.startsWith("..") && !id.includes("proto/gen/")),
-  output: { file: `dist/${here}bundle.cjs`, format: "cjs", codeSplitting: false, minify: true },
+  // Lazy imports leaving this folder stay lazy requires of the compiled files (the core loads at the first resource call).
+  output: { file: `dist/${here}bundle.cjs`, format: "cjs", codeSplitting: false, minify: true, dynamicImportInCjs: false },
 });
 
 // GetProviderSchema's answer, stored beside the bundle (schema-cache.ts): the first provider process
@@ -27,4 +28,4 @@ await build({
 const require = createRequire(import.meta.url);
 const { providerSchema } = require(`../../dist/${here}provider-service.js`);
 const { schemaToJson, SCHEMA_FILE } = require(`../../dist/${here}schema-cache.js`);
-writeFileSync(`dist/${here}${SCHEMA_FILE}`, schemaToJson(providerSchema()));
+writeFileSync(`dist/${here}${SCHEMA_FILE}`, schemaToJson(await providerSchema()));

@@ -4,8 +4,10 @@ import { generatedFiles } from "./generate";
 
 // `npm run generate:schema`: writes schema.json and the generated SDK files from the resource definitions.
 const root = path.resolve(__dirname, "..", "..", "..");
-for (const file of generatedFiles(root)) {
-  mkdirSync(path.dirname(path.join(root, file.path)), { recursive: true });
-  writeFileSync(path.join(root, file.path), file.text);
-  console.log(`wrote ${file.path}`);
-}
+void generatedFiles(root).then((files) => {
+  for (const file of files) {
+    mkdirSync(path.dirname(path.join(root, file.path)), { recursive: true });
+    writeFileSync(path.join(root, file.path), file.text);
+    console.log(`wrote ${file.path}`);
+  }
+});

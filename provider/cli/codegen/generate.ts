@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { tokenParts } from "../../core/definition/describe";
 import type { Kind } from "../../core/definition/kind";
-import { KINDS } from "../../kinds/kinds";
+import { allKinds } from "../../kinds";
 import { pulumiPackageSchema } from "./pulumi-schema";
 import { nativeIndexFile, nativeModuleFile, nativeProviderFile } from "./typescript-native";
 import { kindFile, timeoutsFile } from "./typescript-sdk";
@@ -19,7 +19,8 @@ function packageVersion(root: string): string {
 }
 
 /** Every file derived from the resource definitions: the package schema and the TypeScript SDK classes. */
-export function generatedFiles(root: string, kinds: readonly Kind[] = KINDS): GeneratedFile[] {
+export async function generatedFiles(root: string, given?: readonly Kind[]): Promise<GeneratedFile[]> {
+  const kinds = given ?? (await allKinds());
   const files: GeneratedFile[] = [{ path: "schema.json", text: `${JSON.stringify(pulumiPackageSchema(kinds, packageVersion(root)), null, 2)}\n` }];
   files.push(timeoutsFile(kinds[0]));
   for (const kind of kinds) files.push(kindFile(kind));

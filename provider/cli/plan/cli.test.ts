@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { EXIT, runPlanCommand } from "./cli";
 import type { PlanReport } from "./report";
-import { registerHandlersFromSources } from "./testing";
+import { loadKinds } from "./planners";
 
 /** `pulumi preview --json` of a CycleCloud pool going from 3 nodes to 1, recorded by test/e2e/plan-ci.test.ts. */
 const FIXTURE = path.join(__dirname, "..", "..", "..", "test", "fixtures", "plan", "scale-down.preview.json");
@@ -19,8 +19,8 @@ function withCount(count: number): string {
 const run = (args: string[], stdin = "") => runPlanCommand(args, () => stdin);
 
 describe("clusterform plan on a recorded preview", () => {
-  it("text: the resource, its calls in order, the nodes removed, flagged; exit 3", () => {
-    const { stdout, code } = run(["plan", FIXTURE]);
+  it("text: the resource, its calls in order, the nodes removed, flagged; exit 3", async () => {
+    const { stdout, code } = await run(["plan", FIXTURE]);
     expect(code).toBe(EXIT.disruptive);
     expect(stdout).toBe(
       [
@@ -33,41 +33,41 @@ describe("clusterform plan on a recorded preview", () => {
     );
   });
 
-  it("markdown from stdin: one table row with the warning mark", () => {
-    const { stdout, code } = run(["plan", "--format", "markdown"], recorded);
+  it("markdown from stdin: one table row with the warning mark", async () => {
+    const { stdout, code } = await run(["plan", "--format", "markdown"], recorded);
     expect(code).toBe(EXIT.disruptive);
     expect(stdout).toContain("| ⚠️ | `work` cyclecloud:NodePool | update | 1. `RemoveNodes demo` removes 2 node(s): execute-3, execute-2 (3 -> 1) [CAPACITY REMOVED] |");
   });
 
-  it("json: the report a tool reads", () => {
-    const report = JSON.parse(run(["plan", "-f", "json"], recorded).stdout);
+  it("json: the report a tool reads", async () => {
+    const report = JSON.parse((await run(["plan", "-f", "json"], recorded)).stdout);
     expect(report.summary).toEqual({ changed: 1, disruptive: 1, operations: 1 });
     expect(report.resources[0].operations[0]).toMatchObject({ call: "RemoveNodes", target: "demo", args: { names: ["execute-3", "execute-2"] }, disruptions: ["capacity-removed"] });
   });
 
-  it("a scale-up is a change without disruption: exit 2", () => {
-    const { stdout, code } = run(["plan"], withCount(5));
+  it("a scale-up is a change without disruption: exit 2", async () => {
+    const { stdout, code } = await run(["plan"], withCount(5));
     expect(code).toBe(EXIT.changes);
     expect(stdout).toContain("  update work (cyclecloud:NodePool)\n    1. CreateNodes demo: adds 2 node(s) to nodearray execute (3 -> 5)\n");
   });
 
-  it("a step that calls no platform operation says so (exit 2: the state still changes); no steps: exit 0", () => {
-    expect(run(["plan"], withCount(3))).toMatchObject({ code: EXIT.changes, stdout: expect.stringContaining("  update work (cyclecloud:NodePool)\n      (no platform call: only the stack's state changes)\n") });
-    expect(run(["plan"], JSON.stringify({ steps: [] }))).toEqual({ stdout: "No changes.\n", stderr: "", code: EXIT.noChanges });
+  it("a step that calls no platform operation says so (exit 2: the state still changes); no steps: exit 0", async () => {
+    expect(await run(["plan"], withCount(3))).toMatchObject({ code: EXIT.changes, stdout: expect.stringContaining("  update work (cyclecloud:NodePool)\n      (no platform call: only the stack's state changes)\n") });
+    expect(await run(["plan"], JSON.stringify({ steps: [] }))).toEqual({ stdout: "No changes.\n", stderr: "", code: EXIT.noChanges });
   });
 
-  it("a failed preview's errors are printed and exit 1", () => {
+  it("a failed preview's errors are printed and exit 1", async () => {
     const failed = JSON.stringify({ diagnostics: [{ urn: "urn:pulumi:s::p::t::work", severity: "error", message: "count must be at most 1000, got 5000\n" }] });
-    const { stdout, code } = run(["plan"], failed);
+    const { stdout, code } = await run(["plan"], failed);
     expect(code).toBe(EXIT.error);
     expect(stdout).toContain("error: work: count must be at most 1000, got 5000");
   });
 
-  it("bad input and bad arguments are clear errors, exit 1", () => {
-    expect(run(["plan"], "not json")).toMatchObject({ code: EXIT.error, stderr: expect.stringMatching(/the input is not JSON .*pulumi preview --json.*tofu show -json <planfile>/) });
-    expect(run(["plan"], "{}")).toMatchObject({ code: EXIT.error, stderr: expect.stringContaining("has neither `steps` (a Pulumi preview) nor `resource_changes` (a saved tofu plan)") });
-    expect(run(["plan", "--format", "html"], recorded)).toMatchObject({ code: EXIT.error, stderr: '--format must be text, markdown or json, got "html"\n' });
-    expect(run(["apply"])).toMatchObject({ code: EXIT.error, stderr: expect.stringContaining('unknown command "apply"') });
+  it("bad input and bad arguments are clear errors, exit 1", async () => {
+    expect(await run(["plan"], "not json")).toMatchObject({ code: EXIT.error, stderr: expect.stringMatching(/the input is not JSON .*pulumi preview --json.*tofu show -json <planfile>/) });
+    expect(await run(["plan"], "{}")).toMatchObject({ code: EXIT.error, stderr: expect.stringContaining("has neither `steps` (a Pulumi preview) nor `resource_changes` (a saved tofu plan)") });
+    expect(await run(["plan", "--format", "html"], recorded)).toMatchObject({ code: EXIT.error, stderr: '--format must be text, markdown or json, got "html"\n' });
+    expect(await run(["apply"])).toMatchObject({ code: EXIT.error, stderr: expect.stringContaining('unknown command "apply"') });
   });
 });
 
@@ -79,10 +79,10 @@ describe("clusterform plan on a recorded preview", () => {
 const NATIVE = path.join(__dirname, "..", "..", "..", "test", "fixtures", "plan", "native.preview.json");
 
 describe("clusterform plan on a recorded preview of the native plugin", () => {
-  registerHandlersFromSources();
+  beforeAll(loadKinds);
 
-  it("orders each replacement as the plugin does and reads its Pulumi names as the definitions' fields", () => {
-    const { stdout, code } = run(["plan", "--format", "json", NATIVE]);
+  it("orders each replacement as the plugin does and reads its Pulumi names as the definitions' fields", async () => {
+    const { stdout, code } = await run(["plan", "--format", "json", NATIVE]);
     expect(code).toBe(EXIT.disruptive);
     const resources = (JSON.parse(stdout) as PlanReport).resources;
     const of = (name: string) => resources.find((r) => r.name === name);

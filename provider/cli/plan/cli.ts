@@ -2,6 +2,7 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { loadKinds } from "./planners";
 import { readPlanJson } from "./preview-json";
 import { buildReport, type PlanReport, renderJson, renderMarkdown, renderText } from "./report";
 
@@ -29,7 +30,7 @@ Prints each changed resource's platform calls in order, disruptive ones flagged.
 Exit codes: 0 no changes, 2 changes, 3 disruptive changes, 1 error.`;
 
 /** What one run of the command prints and returns; `argv` is without `node` and the script. */
-export function runPlanCommand(argv: string[], stdin: () => string): { stdout: string; stderr: string; code: number } {
+export async function runPlanCommand(argv: string[], stdin: () => string): Promise<{ stdout: string; stderr: string; code: number }> {
   const [command, ...rest] = argv;
   if (command !== "plan") return { stdout: "", stderr: `${command === undefined ? "no command" : `unknown command "${command}"`}; the one command is "plan"\n${USAGE}\n`, code: EXIT.error };
   let parsed: ReturnType<typeof parseOptions>;
@@ -47,6 +48,7 @@ export function runPlanCommand(argv: string[], stdin: () => string): { stdout: s
   try {
     text = values.run ? runPreview(positionals) : positionals.length > 0 ? readFileSync(positionals[0], "utf8") : stdin();
     if (!values.run && positionals.length > 1) throw new Error(`one file at most, got ${positionals.length}: ${positionals.join(" ")}`);
+    await loadKinds();
     const { changes, errors } = readPlanJson(text);
     const report = buildReport(changes, errors);
     const code = errors.length > 0 ? EXIT.error : report.summary.disruptive > 0 ? EXIT.disruptive : report.summary.changed > 0 ? EXIT.changes : EXIT.noChanges;
@@ -73,8 +75,9 @@ function runPreview(args: string[]): string {
 }
 
 if (require.main === module) {
-  const { stdout, stderr, code } = runPlanCommand(process.argv.slice(2), () => readFileSync(0, "utf8"));
-  process.stdout.write(stdout);
-  process.stderr.write(stderr);
-  process.exitCode = code;
+  void runPlanCommand(process.argv.slice(2), () => readFileSync(0, "utf8")).then(({ stdout, stderr, code }) => {
+    process.stdout.write(stdout);
+    process.stderr.write(stderr);
+    process.exitCode = code;
+  });
 }

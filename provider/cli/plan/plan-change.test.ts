@@ -1,11 +1,11 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { UNKNOWN } from "../../core/unknown";
 import { planChange } from "./plan-change";
 import { readPlanJson } from "./preview-json";
-import { registerHandlersFromSources } from "./testing";
+import { loadKinds } from "./planners";
 
 // Native replacements read the kind's identity from its handler: load them from the sources.
-registerHandlersFromSources();
+beforeAll(loadKinds);
 
 const calls = (type: string, op: string, olds: Record<string, unknown> | undefined, news: Record<string, unknown> | undefined, id?: string) =>
   (planChange({ type: `pulumi-nodejs:dynamic/${type}`, op, id, olds, news })?.operations ?? []).map((o) => ({ call: o.call, target: o.target, args: o.args, disruptions: o.disruptions ?? [] }));

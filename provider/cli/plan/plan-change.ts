@@ -1,7 +1,8 @@
-import { planDiff } from "../../core/planner";
-import { type PlannedOperation, planUpdate } from "../../core/plan/operation";
+import { plannedCalls, replacingFields } from "../../core/plan/announce";
+import type { PlannedOperation } from "../../core/plan/operation";
+import type { ReplaceOrder } from "../../core/replacement";
 import { plannedKindOf } from "./planners";
-import { type ReplaceOrder, replacementOrder } from "./replace-order";
+import { replacementOrder } from "./replace-order";
 
 type Props = Record<string, unknown>;
 
@@ -26,6 +27,14 @@ export interface ResourceChange {
   order?: ReplaceOrder;
 }
 
+/** One resource's change as read from a saved plan, with the names a report shows. */
+export interface ReadChange extends ResourceChange {
+  /** The resource's URN. */
+  address: string;
+  /** The resource's logical name. */
+  name: string;
+}
+
 /** What a change will do on the platform. */
 export interface ChangePlan {
   /** The kind's type, e.g. `cmassh:NodePool`. */
@@ -41,33 +50,23 @@ export interface ChangePlan {
 /** Where a step is a replacement (the engine shows one replacement as several steps). */
 const REPLACE_OPS = new Set(["replace", "create-replacement", "delete-replaced"]);
 
+/** The core's step of an engine step (`discard` deletes a state entry the engine forgets). */
+const STEPS: Readonly<Record<string, "create" | "update" | "delete">> = { create: "create", update: "update", delete: "delete", discard: "delete" };
+
 /**
- * The platform calls one resource's step makes, from the kind's planner: an update's calls, a
- * replacement's delete and create in the engine's order ({@link replacementOrder}), a create's or
- * a delete's. Undefined for resources that are not Clusterform's.
+ * The platform calls one resource's step makes, from the kind's planner (core/plan/announce.ts
+ * plannedCalls: the same planning `update` carries out): a replacement's delete and create in the
+ * engine's order ({@link replacementOrder}). Undefined for resources that are not Clusterform's.
  */
 export function planChange(change: ResourceChange): ChangePlan | undefined {
   const found = plannedKindOf(change.type, change.news ?? change.olds);
   if (!found) return undefined;
-  const { kind, planner } = found;
+  const { kind } = found;
   const olds = change.olds ?? {};
   const news = change.news ?? {};
-  const type = kind.type;
-  switch (change.op) {
-    case "create":
-      return { kind: type, operations: planner.create(news) };
-    case "delete":
-    case "discard":
-      return { kind: type, operations: planner.delete(olds, change.id) };
-    case "update":
-      // The very planning `update` carries out (kit.ts), so the report cannot drift from it.
-      return { kind: type, operations: planUpdate(kind.policies, planner, olds, news, change.id).operations };
-    default: {
-      if (!REPLACE_OPS.has(change.op)) return { kind: type, operations: [] };
-      const order = change.order ?? replacementOrder({ type: change.type, urn: change.urn, olds, news });
-      const [gone, made] = [planner.delete(olds, change.id), planner.create(news)];
-      const replaces = planDiff(kind.policies, olds, news).replaces;
-      return { kind: type, operations: order === "delete-first" ? [...gone, ...made] : [...made, ...gone], order, replaces };
-    }
-  }
+  const step = STEPS[change.op];
+  if (step) return { kind: kind.type, operations: plannedCalls(kind, step, change.id, olds, news) };
+  if (!REPLACE_OPS.has(change.op)) return { kind: kind.type, operations: [] };
+  const order = change.order ?? replacementOrder({ type: change.type, urn: change.urn, olds, news });
+  return { kind: kind.type, operations: plannedCalls(kind, "replace", change.id, olds, news, order), order, replaces: replacingFields(kind, olds, news) };
 }

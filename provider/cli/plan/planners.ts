@@ -1,29 +1,22 @@
 import type { Kind } from "../../core/definition/kind";
-import { clusterPlanner as cmasshCluster } from "../../kinds/cmassh/cluster/plan";
-import { nodePoolPlanner as cmasshNodePool } from "../../kinds/cmassh/node-pool/plan";
-import { nodePoolPlanner as cyclecloudNodePool } from "../../kinds/cyclecloud/node-pool/plan";
-import { KINDS } from "../../kinds/kinds";
-import { resourcePoolPlanner } from "../../kinds/peloton/resource-pool/plan";
-import { statelessJobPlanner } from "../../kinds/peloton/stateless-job/plan";
-import { catalogPlanner } from "../../kinds/senlin/catalog-plan";
-import { clusterPlanner as senlinCluster } from "../../kinds/senlin/cluster/plan";
-import { snapshotPlanner } from "../../kinds/vcluster/snapshot/plan";
-import { vclusterPlanner } from "../../kinds/vcluster/vcluster/plan";
 import type { KindPlanner } from "../../core/plan/operation";
+import { allKinds } from "../../kinds";
 
-/** Every kind's planner by its type. */
-export const PLANNERS: Readonly<Record<string, KindPlanner>> = {
-  "cmassh:Cluster": cmasshCluster,
-  "cmassh:NodePool": cmasshNodePool,
-  "cyclecloud:NodePool": cyclecloudNodePool,
-  "senlin:Cluster": senlinCluster,
-  "senlin:Profile": catalogPlanner("Profile"),
-  "senlin:Policy": catalogPlanner("Policy"),
-  "peloton:ResourcePool": resourcePoolPlanner,
-  "peloton:StatelessJob": statelessJobPlanner,
-  "vcluster:VCluster": vclusterPlanner,
-  "vcluster:Snapshot": snapshotPlanner,
-};
+let loaded: readonly Kind[] | undefined;
+
+/**
+ * Loads every kind once (its fields and planner; never a platform client). The plan command and
+ * the policy pack call it before they read a preview; then {@link plannedKindOf} answers at once.
+ */
+export async function loadKinds(): Promise<readonly Kind[]> {
+  loaded ??= await allKinds();
+  return loaded;
+}
+
+function kinds(): readonly Kind[] {
+  if (!loaded) throw new Error("clusterform: the resource kinds are not loaded yet (await loadKinds() first)");
+  return loaded;
+}
 
 /** What a kind needs for planning: its field-policy table and its planner. */
 export interface PlannedKind {
@@ -38,7 +31,12 @@ export interface PlannedKind {
  */
 export function plannedKindOf(type: string, inputs?: Record<string, unknown>): PlannedKind | undefined {
   const fromProvider = typeof inputs?.__provider === "string" ? /dynamicProvider\("([^"]+)"\)/.exec(inputs.__provider)?.[1] : undefined;
-  const kind = KINDS.find((k) => type === k.type || type.endsWith(`/${k.type}`) || type.endsWith(`:${k.type}`)) ?? KINDS.find((k) => k.type === fromProvider);
-  const planner = kind ? PLANNERS[kind.type] : undefined;
-  return kind && planner ? { kind, planner } : undefined;
+  const all = kinds();
+  const kind = all.find((k) => type === k.type || type.endsWith(`/${k.type}`) || type.endsWith(`:${k.type}`)) ?? all.find((k) => k.type === fromProvider);
+  return kind ? { kind, planner: kind.planner } : undefined;
+}
+
+/** The kind of a Terraform type name (`clusterform_cmassh_cluster`), or undefined. */
+export function kindOfTerraformType(typeName: string | undefined, name: (kindType: string) => string): Kind | undefined {
+  return kinds().find((k) => name(k.type) === typeName);
 }

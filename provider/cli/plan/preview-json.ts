@@ -1,16 +1,10 @@
 import { definitionProps } from "./engine-props";
-import type { ResourceChange } from "./plan-change";
+import type { ReadChange } from "./plan-change";
 import { isTofuPlan, readTofuPlan } from "./tofu-plan-json";
 
-type Props = Record<string, unknown>;
+export type { ReadChange } from "./plan-change";
 
-/** One resource's change as read from a saved plan, with the names a report shows. */
-export interface ReadChange extends ResourceChange {
-  /** The resource's URN. */
-  address: string;
-  /** The resource's logical name. */
-  name: string;
-}
+type Props = Record<string, unknown>;
 
 /** A resource state in `pulumi preview --json` (apitype.ResourceV3, the fields read here). */
 interface PreviewState {

@@ -1,10 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { UNKNOWN } from "../../core/unknown";
 import { replacementOrder } from "./replace-order";
-import { registerHandlersFromSources } from "./testing";
+import { loadKinds } from "./planners";
 
 // Native replacements read the kind's identity from its handler: load them from the sources.
-registerHandlersFromSources();
+beforeAll(loadKinds);
 
 const NATIVE_POOL = "clusterform:cmassh:NodePool";
 const urn = (type: string, name: string) => `urn:pulumi:dev::proj::${type}::${name}`;

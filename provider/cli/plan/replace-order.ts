@@ -1,13 +1,11 @@
-import { identityFromUrn } from "../../engines/pulumi-native/urn";
-import { handlerFor } from "../../registry";
-import "../../kinds";
+import { importIdentityOf } from "../../core/import";
+import { replacementOrder as coreOrder, type ReplaceOrder } from "../../core/replacement";
 import { isNativeType } from "./engine-props";
 import { plannedKindOf } from "./planners";
 
-type Props = Record<string, unknown>;
+export type { ReplaceOrder };
 
-/** Which object of a replacement goes first. */
-export type ReplaceOrder = "delete-first" | "create-first";
+type Props = Record<string, unknown>;
 
 /** A replacement as the engine will see it; properties in the definitions' keys. */
 export interface ReplacementQuestion {
@@ -46,10 +44,9 @@ export function replacementOrder(q: ReplacementQuestion): ReplaceOrder {
   if (typeof asked === "boolean") return asked ? "delete-first" : "create-first";
   if (!isNativeType(q.type)) return "delete-first";
   const found = plannedKindOf(q.type, q.news ?? q.olds);
-  const identity = found ? handlerFor(found.kind.type).identity : undefined;
-  if (!identity || !q.olds || !q.news) return "create-first";
-  const fromUrn = q.urn ? identityFromUrn(q.urn) : {};
-  const before = identity({ ...q.olds, ...fromUrn });
-  const after = identity({ ...q.news, ...fromUrn });
-  return before !== undefined && before === after ? "delete-first" : "create-first";
+  if (!found || !q.olds || !q.news) return "create-first";
+  const fromUrn = q.urn ? importIdentityOf(q.urn) : {};
+  const identities = { before: found.kind.identity({ ...q.olds, ...fromUrn }), after: found.kind.identity({ ...q.news, ...fromUrn }) };
+  const order = coreOrder("provider", found.kind.replaceOrder, identities);
+  return order === "clash" ? "delete-first" : order;
 }

@@ -14,7 +14,7 @@ const change = fixture("change");
 const replace = fixture("replace");
 
 const run = (stdin: string, format = "text") => runPlanCommand(["plan", "--format", format], () => stdin);
-const report = (stdin: string) => JSON.parse(run(stdin, "json").stdout);
+const report = async (stdin: string) => JSON.parse((await run(stdin, "json")).stdout);
 
 /** The recorded plan with one resource change edited. */
 interface Change {
@@ -27,8 +27,8 @@ function edited(text: string, address: string, edit: (rc: Change) => void): stri
 }
 
 describe("clusterform plan on a saved tofu plan", () => {
-  it("text: each changed resource by its address, the upgrade and the scale with their arguments; exit 3", () => {
-    const { stdout, stderr, code } = run(change);
+  it("text: each changed resource by its address, the upgrade and the scale with their arguments; exit 3", async () => {
+    const { stdout, stderr, code } = await run(change);
     expect([stderr, code]).toEqual(["", EXIT.disruptive]);
     expect(stdout).toBe(
       [
@@ -46,8 +46,8 @@ describe("clusterform plan on a saved tofu plan", () => {
     );
   });
 
-  it("a replacement: delete first (tofu's default order), what it deletes, the attribute that forces it", () => {
-    const r = report(replace);
+  it("a replacement: delete first (tofu's default order), what it deletes, the attribute that forces it", async () => {
+    const r = await report(replace);
     const gpu = r.resources.find((x: { urn: string }) => x.urn === "clusterform_cmassh_node_pool.gpu");
     expect([gpu.op, gpu.order, gpu.replaces]).toEqual(["replace", "delete-first", ["instanceType"]]);
     expect(gpu.operations.map((o: { call: string; target: string; disruptions?: string[] }) => [o.call, o.target, o.disruptions ?? []])).toEqual([
@@ -55,30 +55,30 @@ describe("clusterform plan on a saved tofu plan", () => {
       ["AddNodePool", "analytics/gpu", []],
     ]);
     expect(gpu.operations[1].args).toEqual({ count: 1, instanceType: "standard" });
-    expect(run(replace, "markdown").stdout).toContain("| ⚠️ | `clusterform_cmassh_node_pool.gpu` cmassh:NodePool | replace (delete-first) | 1. `DeleteNodePool analytics/gpu`");
+    expect((await run(replace, "markdown")).stdout).toContain("| ⚠️ | `clusterform_cmassh_node_pool.gpu` cmassh:NodePool | replace (delete-first) | 1. `DeleteNodePool analytics/gpu`");
   });
 
-  it("create_before_destroy (actions create, delete) creates the new object first", () => {
+  it("create_before_destroy (actions create, delete) creates the new object first", async () => {
     const flipped = edited(replace, "clusterform_cmassh_node_pool.gpu", (rc) => {
       rc.change.actions = ["create", "delete"];
     });
-    const gpu = report(flipped).resources.find((x: { urn: string }) => x.urn === "clusterform_cmassh_node_pool.gpu");
+    const gpu = (await report(flipped)).resources.find((x: { urn: string }) => x.urn === "clusterform_cmassh_node_pool.gpu");
     expect([gpu.order, gpu.operations.map((o: { call: string }) => o.call)]).toEqual(["create-first", ["AddNodePool", "DeleteNodePool"]]);
   });
 
-  it("a value known only after apply is reported unknown, not guessed", () => {
+  it("a value known only after apply is reported unknown, not guessed", async () => {
     const unknown = edited(change, "clusterform_cmassh_node_pool.general", (rc) => {
       delete rc.change.after.node_count;
       rc.change.after_unknown = { ...rc.change.after_unknown, node_count: true };
     });
-    const general = report(unknown).resources.find((x: { urn: string }) => x.urn === "clusterform_cmassh_node_pool.general");
+    const general = (await report(unknown)).resources.find((x: { urn: string }) => x.urn === "clusterform_cmassh_node_pool.general");
     expect(general.operations.map((o: { call: string; disruptions?: string[] }) => [o.call, o.disruptions])).toEqual([["ScaleNodePool", ["unknown-values"]]]);
   });
 
-  it("no-op and read steps are left out; another provider's resource is listed with its step only; nothing to do exits 0", () => {
+  it("no-op and read steps are left out; another provider's resource is listed with its step only; nothing to do exits 0", async () => {
     const doc = JSON.parse(change);
     doc.resource_changes.push({ address: "null_resource.x", mode: "managed", type: "null_resource", name: "x", change: { actions: ["delete"], before: { id: "1" }, after: null } });
-    const r = report(JSON.stringify(doc));
+    const r = await report(JSON.stringify(doc));
     expect(r.resources.map((x: { urn: string; op: string; known: boolean }) => [x.urn, x.op, x.known])).toEqual([
       ["clusterform_cmassh_cluster.analytics", "update", true],
       ["clusterform_cmassh_node_pool.general", "update", true],
@@ -86,6 +86,6 @@ describe("clusterform plan on a saved tofu plan", () => {
     ]);
     const quiet = JSON.parse(change);
     for (const rc of quiet.resource_changes) rc.change.actions = ["no-op"];
-    expect(run(JSON.stringify(quiet))).toEqual({ stdout: "No changes.\n", stderr: "", code: EXIT.noChanges });
+    expect(await run(JSON.stringify(quiet))).toEqual({ stdout: "No changes.\n", stderr: "", code: EXIT.noChanges });
   });
 });

@@ -1,8 +1,8 @@
 import { UNKNOWN } from "../../core/unknown";
 import { fromEngineNames } from "../../core/definition/names";
 import { terraformTypeName } from "../../engines/terraform/schema";
-import { KINDS } from "../../kinds/kinds";
-import type { ReadChange } from "./preview-json";
+import type { ReadChange } from "./plan-change";
+import { kindOfTerraformType } from "./planners";
 
 type Props = Record<string, unknown>;
 
@@ -66,7 +66,7 @@ export function readTofuPlan(doc: Props): { changes: ReadChange[]; errors: strin
     if (rc.mode === "data") continue;
     const step = STEP_OF[(rc.change?.actions ?? []).join(",")];
     if (!step) continue;
-    const kind = KINDS.find((k) => terraformTypeName(k.type) === rc.type);
+    const kind = kindOfTerraformType(rc.type, terraformTypeName);
     const before = rc.change?.before ? (withoutNulls(rc.change.before) as Props) : undefined;
     const after = rc.change?.after || rc.change?.after_unknown ? (withUnknowns(withoutNulls(rc.change?.after ?? {}), rc.change?.after_unknown) as Props) : undefined;
     const olds = before && kind ? fromEngineNames(kind, before, "terraform") : before;

@@ -2,6 +2,7 @@ import { readlinkSync } from "node:fs";
 import * as path from "node:path";
 import type { PolicyResource as EngineResource, ResourceValidationArgs, ResourceValidationPolicy, StackValidationArgs, StackValidationPolicy } from "@pulumi/policy";
 import { UNKNOWN } from "../../core/unknown";
+import { loadKinds } from "../plan/planners";
 import { definitionProps, type PolicyChange, type PolicyResource, policyChange } from "./change";
 import { loadOldState, type OldResource } from "./old-state";
 import { CLUSTER_KINDS, checkBatchSize, checkReplacement, checkScaleDown, checkVersion, DEFAULTS, type Verdict } from "./rules";
@@ -65,6 +66,7 @@ function oldStateOf(urn: string): Promise<Map<string, OldResource>> {
 
 /** One resource under analysis, with its old state and the planned change (undefined: not Clusterform's). */
 async function analyzed(args: { urn: string; name: string; type: string; props: Props; opts: { deleteBeforeReplace?: boolean } }): Promise<{ resource: PolicyResource; change: PolicyChange } | undefined> {
+  await loadKinds();
   const news = definitionProps(args.type, plain(args.props) as Props);
   const resource: PolicyResource = { urn: args.urn, name: args.name, type: args.type, news, deleteBeforeReplace: args.opts.deleteBeforeReplace };
   if (!policyChange(resource)) return undefined;
@@ -102,6 +104,7 @@ const deletionPolicy: StackValidationPolicy = {
   validateStack: async (args: StackValidationArgs, report) => {
     const first = args.resources[0] as EngineResource | undefined;
     if (!first) return;
+    await loadKinds();
     const registered = new Set(args.resources.map((r) => r.urn));
     const config = args.getConfig<{ kinds?: string[]; allow?: string[] }>();
     for (const old of (await oldStateOf(first.urn)).values()) {

@@ -1,14 +1,14 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { UNKNOWN } from "../../core/unknown";
 import { type PolicyResource, policyChange } from "./change";
 import { loadOldState, oldResourcesOf } from "./old-state";
 import { checkBatchSize, checkReplacement, checkScaleDown, checkVersion, removedBy } from "./rules";
-import { registerHandlersFromSources } from "../plan/testing";
+import { loadKinds } from "../plan/planners";
 
 // Native replacements read the kind's identity from its handler: load them from the sources.
-registerHandlersFromSources();
+beforeAll(loadKinds);
 
 const DYN = "pulumi-nodejs:dynamic/";
 const plane = { instanceType: "standard", count: 1 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { validateInputs } from "../validation";
-import { defineKind, OWNERSHIP } from "./kind";
+import { defineFields, OWNERSHIP } from "./kind";
 import { defaulted, inPlace, optional, replace, required, v } from "./values";
 
 const spec = {
@@ -16,8 +16,8 @@ const spec = {
   timeouts: { create: "1m", update: "1m", delete: "1m" },
 };
 
-describe("defineKind", () => {
-  const kind = defineKind(spec);
+describe("defineFields", () => {
+  const kind = defineFields(spec);
 
   it("derives the policy table from each field's policy, hidden inputs and timeouts ignored", () => {
     expect(kind.policies).toMatchObject({
@@ -37,8 +37,14 @@ describe("defineKind", () => {
     expect(failures.find((f) => f.property === "size")?.reason).toContain("between 0 and 10, got 11");
   });
 
+  it("takes as seeds of derived names the inputs that force a replacement, in definition order, without `name`", () => {
+    const named = defineFields({ ...spec, inputs: { name: optional(v.string(), { description: "Name.", policy: replace }), ...spec.inputs, rack: optional(v.string(), { description: "Rack.", policy: replace }) } });
+    expect(named.seeds).toEqual(["zone", "rack"]);
+    expect(kind.seeds).toEqual(["zone"]);
+  });
+
   it("refuses a user input without a change policy", () => {
     const broken = { ...spec, inputs: { ...spec.inputs, colour: optional(v.string(), { description: "Colour." }) } };
-    expect(() => defineKind(broken)).toThrow("test:Thing: inputs without a change policy: colour");
+    expect(() => defineFields(broken)).toThrow("test:Thing: inputs without a change policy: colour");
   });
 });

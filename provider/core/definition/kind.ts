@@ -1,6 +1,9 @@
 import { z } from "zod";
+import type { Props, ResourceOperations } from "../contract";
+import type { ImportDefinition } from "../import";
+import type { KindPlanner } from "../plan/operation";
 import { COMMON_IGNORED, type FieldPolicy, type PolicyTable } from "../planner";
-import { durationString, orUnknown } from "../validation";
+import { type CheckFailure, durationString, orUnknown } from "../validation";
 import { type Field, objectSchema, optional, required, type TypeSpec, type Value, type ValuesOf } from "./values";
 
 type Fields = Readonly<Record<string, Field>>;
@@ -32,10 +35,10 @@ export interface ImportId {
   unreported?: readonly string[];
 }
 
-/** Everything a kind is, written once. */
-export interface KindSpec<Fs extends Fields, Hs extends Fields> {
-  /** `<platform>:<Kind>`, e.g. `cmassh:NodePool`: the dynamic type, and the native token's tail. */
-  type: string;
+/** A kind's fields and facts, written once (its schema.ts). */
+export interface FieldsSpec<Fs extends Fields, Hs extends Fields, T extends string = string> {
+  /** `<platform>:<Kind>`, e.g. `cmassh:NodePool`: the dynamic type, the native token's tail, the Terraform type's source. */
+  type: T;
   /** What the resource is and how it changes, for every SDK and the reference. */
   description: string;
   /** The user's inputs, each with its change policy. */
@@ -45,7 +48,7 @@ export interface KindSpec<Fs extends Fields, Hs extends Fields> {
   /** Outputs beyond the inputs. */
   outputs: Readonly<Record<string, OutputField>>;
   /** Checks across fields (zod superRefine over the validated inputs). */
-  refine?: (inputs: ValuesOf<Fs> & ValuesOf<Hs>, ctx: z.RefinementCtx) => void;
+  refine?(inputs: ValuesOf<Fs> & ValuesOf<Hs>, ctx: z.RefinementCtx): void;
   /** Default time limits; every kind takes a `timeouts` input. */
   timeouts: TimeoutDefaults;
   importId?: ImportId;
@@ -57,6 +60,29 @@ export interface KindSpec<Fs extends Fields, Hs extends Fields> {
   replaceOrder?: "create-first" | "delete-first";
 }
 
+/**
+ * How a kind is identified, completed and planned (pure, loaded with its fields) and, loaded lazily,
+ * its platform operations and import (its kind.ts).
+ */
+export interface KindBehaviour<Fs extends Fields, Hs extends Fields> {
+  /**
+   * The object's identity on the platform as the inputs determine it (a name, `cluster/pool`, a
+   * deterministic id), or undefined while unknown. Two objects of one identity cannot coexist, and
+   * an object found under it may be adopted (contract.ts CreateContext.confirmAdoption). Pure.
+   */
+  identity(inputs: Props): string | undefined;
+  /** Fills in derived inputs (names, ids) from the old and new inputs; runs after validation. Pure. */
+  complete?(olds: Props, news: InputsOf<Fs, Hs> & Props, kind: Kind): InputsOf<Fs, Hs> & Props;
+  /** Checks that depend on the old inputs too, e.g. a version downgrade. Pure. */
+  checkChange?(olds: Props, news: InputsOf<Fs, Hs> & Props): CheckFailure[];
+  /** The kind's planner (its plan.ts): `update` carries out the operations it lists. Pure. */
+  planner: KindPlanner;
+  /** The platform operations (operations.ts), loaded at the first platform call: a preview never loads a client. */
+  operations(): Promise<ResourceOperations<InputsOf<Fs, Hs>>>;
+  /** How an object is read by its import id (import.ts), loaded when an import runs. */
+  importer(): Promise<ImportDefinition>;
+}
+
 /** Validated `timeouts`. */
 export interface Timeouts {
   create?: string;
@@ -64,14 +90,19 @@ export interface Timeouts {
   delete?: string;
 }
 
-/** A defined kind: the spec plus what derives from it for the kit. */
-export interface Kind<Fs extends Fields = Fields, Hs extends Fields = Fields> extends KindSpec<Fs, Hs> {
+/** A kind's fields and what derives from them (its schema.ts). */
+export interface KindFields<Fs extends Fields = Fields, Hs extends Fields = Fields, T extends string = string> extends FieldsSpec<Fs, Hs, T> {
   /** The user-facing inputs plus `timeouts`. */
   readonly allInputs: Readonly<Record<string, Field>>;
   /** Validates and normalizes inputs (hidden ones included): strict, unknown keys refused. */
   readonly schema: z.ZodType<InputsOf<Fs, Hs>, unknown>;
   /** The field-policy table the planner reads: every input's policy, hidden ones ignored. */
   readonly policies: PolicyTable;
+  /**
+   * The inputs whose values seed derived names and ids: those that force a replacement, in
+   * definition order, without `name` itself (a replacement gets a new derived identity).
+   */
+  readonly seeds: readonly string[];
 }
 
 /** The validated inputs of a kind. */
@@ -102,12 +133,12 @@ function timeoutsField(defaults: TimeoutDefaults): Field<Timeouts, false> {
 }
 
 /**
- * Defines a resource kind from its fields, each written once. The zod schema, the policy table, the
+ * Defines a kind's fields, each written once. The zod schema, the policy table, the
  * TypeScript input type, the SDK classes, the package schema and the reference docs all derive from
  * it (provider/core/definition/*-gen.ts, `npm run generate:schema`).
  * @throws Error when a user input has no change policy (every field must say how it changes).
  */
-export function defineKind<Fs extends Fields, Hs extends Fields>(spec: KindSpec<Fs, Hs>): Kind<Fs, Hs> {
+export function defineFields<Fs extends Fields, Hs extends Fields, T extends string>(spec: FieldsSpec<Fs, Hs, T>): KindFields<Fs, Hs, T> {
   const missing = Object.entries(spec.inputs).filter(([, f]) => f.policy === undefined);
   if (missing.length > 0) throw new Error(`${spec.type}: inputs without a change policy: ${missing.map(([k]) => k).join(", ")}`);
   const allInputs: Record<string, Field> = { ...spec.inputs, timeouts: timeoutsField(spec.timeouts) };
@@ -116,7 +147,18 @@ export function defineKind<Fs extends Fields, Hs extends Fields>(spec: KindSpec<
   const policies: Record<string, FieldPolicy> = { ...COMMON_IGNORED };
   for (const key of Object.keys(spec.hidden)) policies[key] = { kind: "ignore" };
   for (const [key, f] of Object.entries(allInputs)) policies[key] = f.policy as FieldPolicy;
-  return { ...spec, allInputs, schema, policies };
+  const seeds = Object.entries(allInputs)
+    .filter(([key, f]) => f.policy?.kind === "replace" && key !== "name")
+    .map(([key]) => key);
+  return { ...spec, allInputs, schema, policies, seeds };
+}
+
+/** Everything a kind is: its fields, how it is identified and planned, its operations and import. */
+export type Kind<Fs extends Fields = Fields, Hs extends Fields = Fields, T extends string = string> = KindFields<Fs, Hs, T> & KindBehaviour<Fs, Hs>;
+
+/** A kind from its fields (schema.ts) and its behaviour (kind.ts). */
+export function defineKind<Fs extends Fields, Hs extends Fields, T extends string>(fields: KindFields<Fs, Hs, T>, behaviour: KindBehaviour<Fs, Hs>): Kind<Fs, Hs, T> {
+  return { ...fields, ...behaviour };
 }
 
 /** The hidden inputs every kind has: the ownership marker and the Pulumi resource name. */
@@ -125,25 +167,7 @@ export const OWNERSHIP = {
   resourceName: required({ type: { kind: "string" }, validate: z.string().min(1) }, { description: "The Pulumi resource name." }),
 };
 
-/**
- * The hidden `adoptInUse` input of kinds whose create adopts only an object nothing uses yet (Senlin
- * profiles and policies: one in use was recorded in a state before its user could learn its id,
- * so it is the object a `pulumi up --replace` replaces, not a leftover). OpenTofu records a state
- * only when an apply ends: a killed apply may have made both the object and its user, so its
- * adapter sets this, and create adopts the object even in use.
- */
-export const ADOPT_IN_USE = {
-  adoptInUse: optional({ type: { kind: "boolean" }, validate: z.boolean() }, { description: "True when an object in use may be adopted." }),
-};
-
 /** The hidden `autoNamed` input of kinds whose names may be derived. */
 export const AUTO_NAMED = {
   autoNamed: optional({ type: { kind: "boolean" }, validate: z.boolean() }, { description: "True when the name was derived." }),
 };
-
-/** The input fields of a kind whose values force a replacement, in definition order. */
-export function replaceFieldsOf(kind: Kind): string[] {
-  return Object.entries(kind.allInputs)
-    .filter(([, f]) => f.policy?.kind === "replace")
-    .map(([key]) => key);
-}

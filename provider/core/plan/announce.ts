@@ -1,48 +1,51 @@
-import { reporterFor } from "../../engines/pulumi-common/engine-log";
-import type { PlannedOperation } from "./operation";
-import { planChange } from "../../cli/plan/plan-change";
+import type { Props } from "../contract";
+import type { Kind } from "../definition/kind";
+import { planDiff } from "../planner";
+import type { ReplaceOrder } from "../replacement";
+import { type PlannedOperation, planUpdate } from "./operation";
 
-type Props = Record<string, unknown>;
+/** A step of one resource as the core plans it. */
+export type Step = "create" | "update" | "replace" | "delete";
 
-/** The part of a provider's diff answer that decides the step. */
-export interface DiffAnswer {
-  changes?: boolean;
-  replaces?: string[];
-  deleteBeforeReplace?: boolean;
+/**
+ * The platform calls a step makes, from the kind's planner: an update's calls (the very planning
+ * `update` carries out, so a report cannot drift from it), a replacement's delete and create in its
+ * order, a create's or a delete's.
+ */
+export function plannedCalls(kind: Kind, step: Step, id: string | undefined, olds: Props, news: Props, order: ReplaceOrder = "delete-first"): PlannedOperation[] {
+  switch (step) {
+    case "create":
+      return kind.planner.create(news);
+    case "delete":
+      return kind.planner.delete(olds, id);
+    case "update":
+      return planUpdate(kind.policies, kind.planner, olds, news, id).operations;
+    case "replace": {
+      const [gone, made] = [kind.planner.delete(olds, id), kind.planner.create(news)];
+      return order === "delete-first" ? [...gone, ...made] : [...made, ...gone];
+    }
+  }
 }
 
-function describe(op: PlannedOperation): string {
+/** The fields whose change forces the replacement a step is (for a report of a recorded plan). */
+export function replacingFields(kind: Kind, olds: Props, news: Props): string[] {
+  return planDiff(kind.policies, olds, news).replaces;
+}
+
+/** One planned call as a reviewer reads it: `ScaleNodePool: scales down from 5 to 1 machine(s) [capacity removed]`. */
+export function describeCall(op: PlannedOperation): string {
   const flags = (op.disruptions ?? []).filter((d) => d !== "unknown-values").map((d) => d.replace("-", " "));
   return `${op.call}: ${op.summary}${flags.length > 0 ? ` [${flags.join(", ")}]` : ""}`;
 }
 
 /**
- * The line a changed resource's row shows: the platform calls the kind's planner gives for the step
- * this diff answer decides (`plan: ScaleNodePool: scales down from 5 to 1 machine(s): 2 removed`).
- * Undefined when nothing changes or the type is not Clusterform's.
+ * The line a changed resource's row shows: the platform calls of the step a diff decided
+ * (`plan: ScaleNodePool: scales down from 5 to 1 machine(s) [capacity removed]`). Undefined when
+ * nothing changes or no call is planned.
  */
-export function planLine(type: string, id: string, olds: Props, news: Props, diff: DiffAnswer): string | undefined {
-  if (!diff.changes) return undefined;
-  const replacing = (diff.replaces ?? []).length > 0;
-  const order = { deleteBeforeReplace: diff.deleteBeforeReplace !== false };
-  const plan = planChange({ type, op: replacing ? "replace" : "update", id, olds, news: { ...news, ...order } });
-  if (!plan || plan.operations.length === 0) return undefined;
-  const calls = plan.operations.map(describe).join("; ");
-  if (!replacing) return `plan: ${calls}`;
-  const first = plan.order === "create-first" ? "create first" : "delete first";
-  return `plan: replace (${(plan.replaces ?? []).join(", ")}), ${first}: ${calls}`;
-}
-
-/**
- * Puts {@link planLine} on the resource's row: an ephemeral engine Log with its URN, which the preview
- * shows on the row (a lasting one would be listed again in the Diagnostics). Never throws: a line that cannot be shown
- * is no reason to fail a diff.
- */
-export async function announcePlan(type: string, id: string, olds: Props, news: Props, diff: DiffAnswer): Promise<void> {
-  try {
-    const line = planLine(type, id, olds, news, diff);
-    if (line) await reporterFor(news).note(line);
-  } catch {
-    // The plan is a courtesy here; the diff answer stands.
-  }
+export function planLine(diff: { changes: boolean; deleteFirst: boolean; operations: readonly PlannedOperation[] }, replaces: readonly string[]): string | undefined {
+  if (!diff.changes || diff.operations.length === 0) return undefined;
+  const calls = diff.operations.map(describeCall).join("; ");
+  if (replaces.length === 0) return `plan: ${calls}`;
+  return `plan: replace (${replaces.join(", ")}), ${diff.deleteFirst ? "delete first" : "create first"}: ${calls}`;
 }

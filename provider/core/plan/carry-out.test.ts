@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../unknown";
 import { carryOut, op, planUpdate } from "./operation";
-import { PLANNERS } from "../../cli/plan/planners";
+import { nodePoolPlanner } from "../../kinds/cmassh/node-pool/plan";
 
 describe("carryOut: an update runs the planned list", () => {
   it("runs each operation by its call's executor, in order, with its arguments", async () => {
@@ -29,9 +29,9 @@ describe("planUpdate: the one planning the report and update share", () => {
     const olds = { clusterName: "c", name: "p", count: 2, importUnreported: ["instanceType"] };
     const news = { clusterName: "c", name: "p", count: 2, instanceType: "large" };
     const policies = { clusterName: { kind: "replace" }, name: { kind: "replace" }, count: { kind: "update", operation: "ScaleNodePool" }, instanceType: { kind: "replace" } } as const;
-    const plan = planUpdate(policies, PLANNERS["cmassh:NodePool"], olds, news, "c/p");
+    const plan = planUpdate(policies, nodePoolPlanner, olds, news, "c/p");
     expect([plan.diff.changes, plan.operations]).toEqual([false, []]);
-    const scaled = planUpdate(policies, PLANNERS["cmassh:NodePool"], olds, { ...news, count: 5 }, "c/p");
+    const scaled = planUpdate(policies, nodePoolPlanner, olds, { ...news, count: 5 }, "c/p");
     expect(scaled.operations.map((o) => [o.call, o.target, o.args])).toEqual([["ScaleNodePool", "c/p", { count: 5 }]]);
   });
 });

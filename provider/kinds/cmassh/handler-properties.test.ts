@@ -2,11 +2,16 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { deepEqual, planDiff, type PolicyTable } from "../../core/planner";
 import { UNKNOWN } from "../../core/validation";
-import type { ResourceHandler } from "../../registry";
-import { clusterHandler } from "./cluster";
-import { nodePoolHandler } from "./node-pool";
+import type { TestHandler as ResourceHandler } from "../testing";
+
 import { clusterPolicies } from "./cluster/schema";
 import { nodePoolPolicies } from "./node-pool/schema";
+import { cmasshCluster } from "./cluster/kind";
+import { cmasshNodePool } from "./node-pool/kind";
+import { testHandler } from "../testing";
+
+const clusterHandler = testHandler(cmasshCluster);
+const nodePoolHandler = testHandler(cmasshNodePool);
 
 type Props = Record<string, unknown>;
 

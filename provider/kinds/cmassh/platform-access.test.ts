@@ -4,10 +4,15 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ConfigReader } from "../../core/config";
 import { ClusterformError } from "../../core/errors";
 import { UNKNOWN } from "../../core/validation";
-import type { ResourceHandler } from "../../registry";
-import { clusterHandler } from "./cluster";
+import type { TestHandler as ResourceHandler } from "../testing";
+
 import { cmasshClient } from "./common";
-import { nodePoolHandler } from "./node-pool";
+import { cmasshCluster } from "./cluster/kind";
+import { cmasshNodePool } from "./node-pool/kind";
+import { testHandler } from "../testing";
+
+const clusterHandler = testHandler(cmasshCluster);
+const nodePoolHandler = testHandler(cmasshNodePool);
 
 type Props = Record<string, unknown>;
 

@@ -7,7 +7,7 @@ import { completeName, readDeadline, timeouts } from "../fields";
 const DERIVED = /^web-[0-9a-f]{7}$/;
 
 // One replace field, `size`, seeds the derived name.
-const sizeField = (inputs: Record<string, unknown>) => [inputs.size];
+const sizeField = { seeds: ["size"] };
 interface Inputs {
   name?: string;
   autoNamed?: boolean;

@@ -17,11 +17,11 @@ export async function orMissing<T>(read: () => Promise<T>): Promise<T | undefine
 
 /**
  * The object to adopt among those of this resource (its marker or derived name, and the same spec):
- * one nothing uses, or, when the engine records states late (`adoptInUse`, kind.ts ADOPT_IN_USE), one
+ * one nothing uses, or, when the engine records states late (`adoptInUse`: core/engine.ts recordsStateAtEnd), one
  * in use too. See {@link createOrAdopt} for why an object in use is otherwise never adopted.
  */
-export function leftoverAmong<T extends { id: string }>(ours: readonly T[], used: ReadonlySet<string>, adoptInUse: unknown): T | undefined {
-  return ours.find((o) => !used.has(o.id)) ?? (adoptInUse === true ? ours[0] : undefined);
+export function leftoverAmong<T extends { id: string }>(ours: readonly T[], used: ReadonlySet<string>, adoptInUse: boolean): T | undefined {
+  return ours.find((o) => !used.has(o.id)) ?? (adoptInUse ? ours[0] : undefined);
 }
 
 /**
@@ -44,12 +44,12 @@ export async function createOrAdopt<T extends { id: string }>(
   find: () => Promise<T | undefined>,
   create: () => Promise<T>,
   progress?: (message: string) => void,
-  adopting?: () => void,
+  adopting?: (operation: string, id: string) => void,
 ): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     const found = await find();
     if (found) {
-      adopting?.();
+      adopting?.(operation, found.id);
       return found;
     }
     try {

@@ -2,12 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../../../emulator/testing";
 import { createSenlinClient, type SenlinClient } from "../../clients/senlin/client";
 import type { ConfigReader } from "../../core/config";
-import { importFailures, importRoundTrip, lastSeq, writesSince } from "../testing";
-import { clusterHandler } from "./cluster";
-import { policyHandler } from "./policy";
-import { policyImport } from "./policy/import";
-import { profileHandler } from "./profile";
-import { profileImport } from "./profile/import";
+import { importFailures, importRoundTrip, lastSeq, testHandler, testImporter, writesSince } from "../testing";
+import { senlinCluster } from "./cluster/kind";
+import { senlinPolicy } from "./policy/kind";
+import { senlinProfile } from "./profile/kind";
+import { DYNAMIC_ENGINE } from "../../engines/dynamic/engine";
+
+const clusterHandler = testHandler(senlinCluster);
+const policyHandler = testHandler(senlinPolicy);
+const policyImport = testImporter(senlinPolicy);
+const profileHandler = testHandler(senlinProfile);
+const profileImport = testImporter(senlinProfile);
 
 // senlin:Profile and senlin:Policy against the local Senlin: create, adoption of an interrupted
 // create, updates in place, deletes refused while in use, import. One plane for the file.
@@ -70,13 +75,15 @@ describe("senlin:Profile on the local Senlin", () => {
     const { id } = await profileHandler.create(inputs);
     expect(id).not.toBe(left.id);
     expect(await writesSince(t, since)).toEqual(["senlin:CreateProfile"]);
-    // Told that its engine records states late (OpenTofu: a killed apply made the profile and the
+    // For an engine that records states late (OpenTofu: a killed apply made the profile and the
     // cluster that uses it, and recorded neither), create adopts the profile in use.
-    const late = await checked(profileHandler, { __provider: "p", owner: "3535353535353535", resourceName: "late", spec: PROFILE_SPEC, adoptInUse: true });
+    const lateHandler = testHandler(senlinProfile, { ...DYNAMIC_ENGINE, recordsStateAtEnd: true });
+    await lateHandler.configure(config);
+    const late = await checked(lateHandler, { __provider: "p", owner: "3535353535353535", resourceName: "late", spec: PROFILE_SPEC });
     const made = await senlin.createProfile(late.name as string, PROFILE_SPEC, { "clusterform.dev/owner": "3535353535353535" });
     const user = await clusterHandler.create(await checked(clusterHandler, { __provider: "p", owner: "3636363636363636", resourceName: "c2", profile: made.id }));
     const quiet = await lastSeq(t);
-    expect((await profileHandler.create(late)).id).toBe(made.id);
+    expect((await lateHandler.create(late)).id).toBe(made.id);
     expect(await writesSince(t, quiet)).toEqual([]);
     await clusterHandler.delete(cluster.id, cluster.outs);
     await clusterHandler.delete(user.id, user.outs);

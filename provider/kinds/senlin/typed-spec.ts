@@ -98,3 +98,15 @@ export function sameSpec(a: unknown, b: unknown): boolean {
 export function specDigest(spec: Record<string, unknown>): string {
   return createHash("sha256").update(canonicalJson(normalSpec(spec))).digest("hex").slice(0, 12);
 }
+
+/** The identity of a profile: its owner and spec (a replacement always has a new spec). */
+export function profileIdentity(owner: unknown, spec: unknown): string | undefined {
+  if (typeof owner !== "string" || owner === "" || typeof spec !== "object" || spec === null) return undefined;
+  return `owner ${owner} spec ${specDigest(spec as Record<string, unknown>)}`;
+}
+
+/** The identity of a policy: its name and spec (Senlin keeps no ownership marker on policies). */
+export function policyIdentity(name: unknown, spec: unknown): string | undefined {
+  if (typeof name !== "string" || name === "" || typeof spec !== "object" || spec === null) return undefined;
+  return `name ${name} spec ${specDigest(spec as Record<string, unknown>)}`;
+}

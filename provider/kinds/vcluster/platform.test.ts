@@ -2,13 +2,18 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { systemClock } from "../../../emulator/clock";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../../../emulator/testing";
 import type { ConfigReader } from "../../core/config";
-import { PartialStateError } from "../kit";
+import { PartialStateError } from "../../core/contract";
 import { Deadline } from "../../core/deadline";
-import { snapshotHandler } from "./snapshot";
-import { vclusterHandler } from "./vcluster";
+
 import { vclusterClient } from "./common";
 import { waitForPhase } from "./wait";
 import { pollIntervalMs } from "../../core/wait";
+import { vclusterSnapshot } from "./snapshot/kind";
+import { vclusterVCluster } from "./vcluster/kind";
+import { testHandler } from "../testing";
+
+const snapshotHandler = testHandler(vclusterSnapshot);
+const vclusterHandler = testHandler(vclusterVCluster);
 
 type Props = Record<string, unknown>;
 afterAll(removeDataDirs);

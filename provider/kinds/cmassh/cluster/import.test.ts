@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../../../../emulator/testing";
 import type { ConfigReader } from "../../../core/config";
-import { importFailures, importRoundTrip } from "../../testing";
-import { clusterHandler } from ".";
-import { clusterImport } from "./import";
+import { importFailures, importRoundTrip, testHandler, testImporter } from "../../testing";
+import { cmasshCluster } from "./kind";
+
+const clusterHandler = testHandler(cmasshCluster);
+const clusterImport = testImporter(cmasshCluster);
 
 let t: TestPlane;
 let config: ConfigReader;

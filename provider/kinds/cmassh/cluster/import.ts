@@ -1,16 +1,14 @@
-import { defineImport, importFieldsOf } from "../../import-kit";
+import type { ImportDefinition } from "../../../core/import";
 import { readDeadline } from "../../fields";
 import { cmasshClient, findCluster } from "../common";
-import { clusterHandler } from ".";
-import { CLUSTER_TIMEOUTS, clusterKind } from "./schema";
+import { CLUSTER_TIMEOUTS } from "./schema";
 
 /**
  * Import of `cmassh:Cluster` by its name, the id create records. cma-ssh's GetCluster reports only
  * the name, the status and the kubeconfig: the version and the control plane must be written in
  * the program (a preview right after the import takes them as they are written).
  */
-export const clusterImport = defineImport(clusterHandler, {
-  ...importFieldsOf(clusterKind),
+export const clusterImport: ImportDefinition = {
   platform: "cmassh",
   idPattern: /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/,
   placeholders: { kubernetesVersion: "0.0.1", controlPlane: { instanceType: "standard", count: 1 } },
@@ -22,4 +20,4 @@ export const clusterImport = defineImport(clusterHandler, {
       outputs: { status: cluster.status, statusMessage: cluster.statusMessage, kubeconfig: cluster.kubeconfig },
     };
   },
-});
+};

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../../../core/validation";
-import { clusterHandler } from ".";
+import { cmasshCluster } from "./kind";
+import { testHandler } from "../../testing";
+
+const clusterHandler = testHandler(cmasshCluster);
 
 type Props = Record<string, unknown>;
 
@@ -141,10 +144,10 @@ describe("clusterHandler.check", () => {
     expect(news).toEqual({ ...olds, kubernetesVersion: "1.32.3" });
   });
 
-  it("refuses a version downgrade against the old inputs, returning the normalized news", async () => {
+  it("refuses a version downgrade against the old inputs, returning the inputs as sent", async () => {
     const { inputs: olds } = await clusterHandler.check({}, raw);
     expect(await clusterHandler.check(olds, { ...raw, kubernetesVersion: "v1.30.10" })).toEqual({
-      inputs: { ...olds, kubernetesVersion: "1.30.10" },
+      inputs: { ...raw, kubernetesVersion: "v1.30.10" },
       failures: [
         {
           property: "kubernetesVersion",

@@ -3,7 +3,7 @@ import type { Deadline } from "../../../core/deadline";
 import { ClusterformError, isTransient } from "../../../core/errors";
 import { backoffDelayMs, realSleep } from "../../../core/retry";
 import { carryOut } from "../../../core/plan/operation";
-import { type CreateContext, PartialStateError, type ResourceOperations, withPartialState } from "../../kit";
+import { type CreateContext, PartialStateError, type ResourceOperations, withPartialState } from "../../../core/contract";
 import { cmasshClient, findCluster, isAlreadyExists, toPlatformLabels, waitForGone, waitForRunning } from "../common";
 import { deadlineFor, readDeadline } from "../../fields";
 import { CLUSTER_TIMEOUTS, type ClusterInputs } from "./schema";
@@ -40,7 +40,7 @@ async function createOrAdopt(ctx: CreateContext, inputs: ClusterInputs & Props, 
     if (existing) {
       if (sent) return;
       if (!inputs.autoNamed) throw foreignCluster(name);
-      ctx.confirmAdoption(`CreateCluster cluster ${JSON.stringify(name)}`, name);
+      ctx.confirmAdoption(`CreateCluster cluster ${JSON.stringify(name)}`, { identity: name, id: name });
       return;
     }
     try {

@@ -1,4 +1,4 @@
-import { AUTO_NAMED, defineKind, type InputsOf, OWNERSHIP } from "../../../core/definition/kind";
+import { AUTO_NAMED, defineFields, type InputsOf, OWNERSHIP } from "../../../core/definition/kind";
 import { inPlace, optional, replace, required, v } from "../../../core/definition/values";
 import { semver } from "../../../core/validation";
 import { instanceTypeValue, objectNameValue, userLabelsValue } from "../shared-schema";
@@ -7,7 +7,7 @@ import { instanceTypeValue, objectNameValue, userLabelsValue } from "../shared-s
 export const CONTROL_PLANE_COUNT = { min: 1, max: 9 } as const;
 
 /** `cmassh:Cluster`, every field written once. */
-export const clusterKind = defineKind({
+export const clusterKind = defineFields({
   type: "cmassh:Cluster",
   description:
     "A Kubernetes cluster managed by cma-ssh. Create waits until it is RUNNING; a new `kubernetesVersion` is an in-place " +
@@ -65,11 +65,6 @@ export const clusterSchema = clusterKind.schema;
 
 /** How each input is changed: only the version changes in place (UpgradeCluster). */
 export const clusterPolicies = clusterKind.policies;
-
-/** Inputs that force replacement, and so seed derived names. */
-export function clusterReplaceFields(inputs: Record<string, unknown>): unknown[] {
-  return [inputs.controlPlane];
-}
 
 /** Default timeouts: cma-ssh provisions machines, which takes minutes on real hardware. */
 export const CLUSTER_TIMEOUTS = clusterKind.timeouts;

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../../../../emulator/testing";
 import type { ConfigReader } from "../../../core/config";
-import { importFailures, importRoundTrip } from "../../testing";
-import { nodePoolHandler } from ".";
-import { nodePoolImport } from "./import";
+import { importFailures, importRoundTrip, testHandler, testImporter } from "../../testing";
+import { cmasshNodePool } from "./kind";
+
+const nodePoolHandler = testHandler(cmasshNodePool);
+const nodePoolImport = testImporter(cmasshNodePool);
 
 const pool = { __provider: "p", owner: "0123456789abcdef", resourceName: "batch", name: "batch", clusterName: "prod-eu", instanceType: "gpu", count: 2, labels: { team: "ml" } };
 

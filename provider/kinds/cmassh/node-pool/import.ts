@@ -1,8 +1,7 @@
-import { defineImport, importFieldsOf } from "../../import-kit";
+import type { ImportDefinition } from "../../../core/import";
 import { readDeadline } from "../../fields";
 import { cmasshClient, findCluster } from "../common";
-import { nodePoolHandler } from ".";
-import { NODE_POOL_TIMEOUTS, nodePoolKind } from "./schema";
+import { NODE_POOL_TIMEOUTS } from "./schema";
 
 const LABEL = "[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?";
 
@@ -13,8 +12,7 @@ const LABEL = "[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?";
  * so it is found out by the first scale (which adds it again, as for a pool deleted outside
  * Pulumi). Machine type, count and labels must be written in the program.
  */
-export const nodePoolImport = defineImport(nodePoolHandler, {
-  ...importFieldsOf(nodePoolKind),
+export const nodePoolImport: ImportDefinition = {
   platform: "cmassh",
   idPattern: new RegExp(`^${LABEL}/${LABEL}$`),
   placeholders: { instanceType: "standard", count: 0 },
@@ -24,4 +22,4 @@ export const nodePoolImport = defineImport(nodePoolHandler, {
     if (!cluster) return undefined;
     return { inputs: { clusterName, name }, outputs: { clusterStatus: cluster.status } };
   },
-});
+};

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../../../core/validation";
-import { nodePoolHandler } from ".";
+import { cmasshNodePool } from "./kind";
+import { testHandler } from "../../testing";
+
+const nodePoolHandler = testHandler(cmasshNodePool);
 
 type Props = Record<string, unknown>;
 

@@ -2,7 +2,7 @@ import type { Deadline } from "../../../core/deadline";
 import { ClusterformError, isLostAnswer } from "../../../core/errors";
 import { backoffDelayMs, realSleep } from "../../../core/retry";
 import { carryOut } from "../../../core/plan/operation";
-import { type OperationContext, type ResourceOperations, withPartialState } from "../../kit";
+import { type OperationContext, type ResourceOperations, withPartialState } from "../../../core/contract";
 import { cmasshClient, findCluster, isAlreadyExists, toPlatformLabels, waitForRunning } from "../common";
 import { deadlineFor, readDeadline } from "../../fields";
 import { NODE_POOL_TIMEOUTS, type NodePoolInputs } from "./schema";
@@ -89,7 +89,7 @@ export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
           if (sent) break;
           if (!inputs.autoNamed) throw foreignPool(clusterName, name);
           // Left behind by an interrupted run of this very resource: adopt it at the desired size.
-          ctx.confirmAdoption(`AddNodePool pool ${JSON.stringify(name)} of cluster ${JSON.stringify(clusterName)}`, id);
+          ctx.confirmAdoption(`AddNodePool pool ${JSON.stringify(name)} of cluster ${JSON.stringify(clusterName)}`, { identity: id, id });
           await client.scaleNodePool(clusterName, [{ name, count }], { deadline });
           break;
         }

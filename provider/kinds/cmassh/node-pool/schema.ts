@@ -1,4 +1,4 @@
-import { AUTO_NAMED, defineKind, type InputsOf, OWNERSHIP } from "../../../core/definition/kind";
+import { AUTO_NAMED, defineFields, type InputsOf, OWNERSHIP } from "../../../core/definition/kind";
 import { inPlace, optional, replace, required, v } from "../../../core/definition/values";
 import { instanceTypeValue, objectNameValue, userLabelsValue } from "../shared-schema";
 
@@ -6,7 +6,7 @@ import { instanceTypeValue, objectNameValue, userLabelsValue } from "../shared-s
 export const POOL_COUNT = { min: 0, max: 1000 } as const;
 
 /** `cmassh:NodePool`, every field written once. */
-export const nodePoolKind = defineKind({
+export const nodePoolKind = defineFields({
   type: "cmassh:NodePool",
   description:
     "A worker node pool of a cma-ssh cluster. A new `count` is a ScaleNodePool in place; a new instance type, labels, " +
@@ -46,14 +46,6 @@ export const nodePoolSchema = nodePoolKind.schema;
 
 /** How each input is changed: only the count changes in place (ScaleNodePool). */
 export const nodePoolPolicies = nodePoolKind.policies;
-
-/**
- * Inputs that force replacement, and so seed derived names. Taken exactly as the planner compares
- * them (no labels and `{}` differ there), so every replacement gets a new name.
- */
-export function nodePoolReplaceFields(inputs: Record<string, unknown>): unknown[] {
-  return [inputs.clusterName, inputs.instanceType, inputs.labels];
-}
 
 /** Default timeouts of pool operations. */
 export const NODE_POOL_TIMEOUTS = nodePoolKind.timeouts;

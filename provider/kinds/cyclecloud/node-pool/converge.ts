@@ -30,7 +30,7 @@ export interface ConvergeContext {
   deadline: Deadline;
   progress: (message: string) => void;
   /** Asked before adopting nodes of a repeated request during a create. @default adoption needs no confirmation */
-  confirmAdoption?: (operation: string, identity: string) => void;
+  confirmAdoption?: (operation: string, found: { identity: string; id: string }) => void;
 }
 
 /** The one thing to do next, from the pool's nodes and the size asked for. */
@@ -189,7 +189,7 @@ async function adoptRequest(cx: ConvergeContext, state: PoolState, requestId: st
   }
   const fresh = nodes.filter((n) => !state.nodeIds.includes(n.NodeId));
   if (fresh.length === 0) return false;
-  cx.confirmAdoption?.(`CreateNodes request ${q(requestId)} of nodearray ${q(inputs.nodearray)} in cluster ${q(inputs.clusterName)}`, cx.identity);
+  cx.confirmAdoption?.(`CreateNodes request ${q(requestId)} of nodearray ${q(inputs.nodearray)} in cluster ${q(inputs.clusterName)}`, { identity: cx.identity, id: cx.identity });
   cx.progress(`request ${requestId} was sent by an interrupted run; adopting its node(s) ${fresh.map((n) => n.Name).join(", ")}`);
   state.nodeIds.push(...fresh.map((n) => n.NodeId));
   state.lastOperationId = requestId;

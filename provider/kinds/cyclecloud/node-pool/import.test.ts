@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../../../../emulator/testing";
 import type { ConfigReader } from "../../../core/config";
-import { importFailures, importRoundTrip, IMPORT_IDENTITY } from "../../testing";
-import { nodePoolHandler } from ".";
-import { nodePoolImport } from "./import";
+import { IMPORT_IDENTITY, importFailures, importRoundTrip, testHandler, testImporter } from "../../testing";
+import { cyclecloudNodePool } from "./kind";
+
+const nodePoolHandler = testHandler(cyclecloudNodePool);
+const nodePoolImport = testImporter(cyclecloudNodePool);
 
 const settings: Record<string, string> = { "clusterform:cyclecloudUsername": "admin", "clusterform:cyclecloudPassword": "admin" };
 let t: TestPlane;

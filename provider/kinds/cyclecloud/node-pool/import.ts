@@ -1,13 +1,12 @@
 import type { NodeRecord } from "../../../clients/cyclecloud/types";
 import { deepEqual } from "../../../core/planner";
-import { defineImport, importFieldsOf } from "../../import-kit";
-import { readDeadline } from "../../fields";
+import type { ImportDefinition } from "../../../core/import";
+import { readDeadline, seedValues } from "../../fields";
 import { cycleCloudClient, isClusterNotFound } from "../common";
-import { nodePoolHandler } from ".";
 import { bucketOf, type PoolState } from "./converge";
 import { outputsOf } from "./operations";
 import { requestIdBase, roleOf } from "./pool";
-import { NODE_POOL_TIMEOUTS, RESERVED_ATTRIBUTES, nodePoolReplaceFields, nodePoolKind } from "./schema";
+import { NODE_POOL_TIMEOUTS, RESERVED_ATTRIBUTES, nodePoolKind } from "./schema";
 
 type Props = Record<string, unknown>;
 
@@ -66,7 +65,7 @@ function shapingInputs(base: string, inputs: Props, nodes: readonly NodeRecord[]
           for (const nameFormat of names.formats) {
             for (const nameOffset of names.offsets) {
               const candidate = { ...inputs, machineType, placementGroupId, nodeAttributes, nameFormat, nameOffset };
-              if (requestIdBase(owner, nodePoolReplaceFields(candidate)) === base) return { inputs: candidate, unreported: [] };
+              if (requestIdBase(owner, seedValues(nodePoolKind, candidate)) === base) return { inputs: candidate, unreported: [] };
             }
           }
         }
@@ -84,8 +83,7 @@ function shapingInputs(base: string, inputs: Props, nodes: readonly NodeRecord[]
  * `count`). Machine type, placement group, node attributes, name format and offset are recovered
  * exactly when the base's hash confirms them; otherwise the last three must be written in the program.
  */
-export const nodePoolImport = defineImport(nodePoolHandler, {
-  ...importFieldsOf(nodePoolKind),
+export const nodePoolImport: ImportDefinition = {
   platform: "cyclecloud",
   idPattern: new RegExp(`^${NAME}/${NAME}/[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$`),
   async read(ctx, id) {
@@ -118,4 +116,4 @@ export const nodePoolImport = defineImport(nodePoolHandler, {
     const inputs = Object.fromEntries(Object.entries({ ...shaped.inputs, count: nodes.length }).filter(([, v]) => v !== undefined));
     return { inputs, outputs: outputsOf(state, records), unreported: shaped.unreported };
   },
-});
+};

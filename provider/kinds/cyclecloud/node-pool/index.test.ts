@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../../../core/validation";
-import { nodePoolHandler } from ".";
+import { cyclecloudNodePool } from "./kind";
+import { testHandler } from "../../testing";
+
+const nodePoolHandler = testHandler(cyclecloudNodePool);
 
 type Props = Record<string, unknown>;
 

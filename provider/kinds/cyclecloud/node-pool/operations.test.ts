@@ -2,10 +2,15 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../../../../emulator/testing";
 import { createCycleCloudClient } from "../../../clients/cyclecloud/client";
 import type { ConfigReader } from "../../../core/config";
-import { PartialStateError } from "../../kit";
-import { nodePoolHandler } from ".";
+import { PartialStateError } from "../../../core/contract";
+
 import { requestIdBase, requestIdOf } from "./pool";
-import { nodePoolReplaceFields } from "./schema";
+import { seedValues } from "../../fields";
+import { nodePoolKind } from "./schema";
+import { cyclecloudNodePool } from "./kind";
+import { testHandler } from "../../testing";
+
+const nodePoolHandler = testHandler(cyclecloudNodePool);
 
 type Props = Record<string, unknown>;
 
@@ -60,7 +65,7 @@ async function partialOf(promise: Promise<unknown>): Promise<PartialStateError> 
 describe("cyclecloud:NodePool against the local control plane", () => {
   it("creates with one nodes/create and records every node Ready", async () => {
     const { id, outs } = await nodePoolHandler.create(await checked());
-    expect(id).toBe(`demo/execute/${requestIdBase("0123456789abcdef", nodePoolReplaceFields(raw))}`);
+    expect(id).toBe(`demo/execute/${requestIdBase("0123456789abcdef", seedValues(nodePoolKind, raw))}`);
     expect(outs).toMatchObject({ nodeNames: ["execute-1", "execute-2"], readyCount: 2, requestSeq: 1, coresPerNode: 2, count: 2 });
     expect(await mutations()).toEqual(["CreateNodes:OK"]);
     expect(await nodes()).toEqual(["execute-1:Ready", "execute-2:Ready"]);
@@ -88,7 +93,7 @@ describe("cyclecloud:NodePool against the local control plane", () => {
     // Another resource than the other tests' (its own owner): the handler keeps, for this process, a
     // delete of an object a create adopted (KeptObjects), and the plane's ids repeat from test to test.
     const inputs = await checked({ count: 3, owner: "fedcba9876543210" });
-    const requestId = requestIdOf(requestIdBase("fedcba9876543210", nodePoolReplaceFields(inputs)), 1);
+    const requestId = requestIdOf(requestIdBase("fedcba9876543210", seedValues(nodePoolKind, inputs)), 1);
     const cc = createCycleCloudClient({ endpoint: t.plane.url, username: "admin", password: "admin" });
     await cc.createNodes("demo", { requestId, sets: [{ count: 3, nodearray: "execute" }] });
     const { outs } = await nodePoolHandler.create(inputs);

@@ -3,21 +3,16 @@ import type { ClusterStatus, NodeRecord } from "../../../clients/cyclecloud/type
 import type { Deadline } from "../../../core/deadline";
 import { ClusterformError } from "../../../core/errors";
 import type { PlannedOperation } from "../../../core/plan/operation";
-import { type CreateContext, type OperationContext, type ResourceOperations, withPartialState } from "../../kit";
-import { deadlineFor, readDeadline } from "../../fields";
+import { type CreateContext, type OperationContext, type ResourceOperations, withPartialState } from "../../../core/contract";
+import { deadlineFor, readDeadline, seedValues } from "../../fields";
 import { cycleCloudClient, isClusterNotFound } from "../common";
 import { bucketOf, convergePool, type PoolState } from "./converge";
-import { aliveNodes, poolNodes, requestIdBase, targetNodes } from "./pool";
-import { NODE_POOL_TIMEOUTS, type NodePoolInputs, nodePoolReplaceFields } from "./schema";
+import { aliveNodes, poolIdentity, poolNodes, requestIdBase, targetNodes } from "./pool";
+import { NODE_POOL_TIMEOUTS, type NodePoolInputs, nodePoolKind } from "./schema";
 import { waitForNodesGone } from "./waits";
 
 type Props = Record<string, unknown>;
 const q = (s: string) => JSON.stringify(s);
-
-/** The pool's identity and id: its cluster, nodearray and request-id base. */
-export function poolIdentity(inputs: Props): string {
-  return `${inputs.clusterName}/${inputs.nodearray}/${requestIdBase(String(inputs.owner), nodePoolReplaceFields(inputs))}`;
-}
 
 /** The outputs of a pool from its state and the nodes' records. */
 export function outputsOf(state: PoolState, records: readonly NodeRecord[]): Props {
@@ -69,7 +64,7 @@ function coresPerNodeOf(status: ClusterStatus, inputs: NodePoolInputs): number {
 async function converge(ctx: OperationContext | CreateContext, client: CycleCloudClient, inputs: NodePoolInputs, state: PoolState, deadline: Deadline, planned: readonly PlannedOperation[] = []): Promise<Props> {
   const identity = poolIdentity(inputs as unknown as Props);
   const confirmAdoption = "confirmAdoption" in ctx ? ctx.confirmAdoption : undefined;
-  const requestBase = requestIdBase(inputs.owner, nodePoolReplaceFields(inputs as unknown as Props));
+  const requestBase = requestIdBase(inputs.owner, seedValues(nodePoolKind, inputs));
   try {
     const records = await convergePool({ client, inputs, requestBase, identity, deadline, progress: ctx.report.progress, confirmAdoption }, state, planned);
     return outputsOf(state, records);

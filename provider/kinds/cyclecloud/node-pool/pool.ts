@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import type { NodeRecord } from "../../../clients/cyclecloud/types";
+import { seedValues } from "../../fields";
+import { nodePoolKind } from "./schema";
 
 /** How the pool treats a node in each CycleCloud state. Unlisted (transitional) states count as coming up. */
 export type NodeRole = "ready" | "starting" | "lost" | "leaving";
@@ -74,4 +76,9 @@ export function requestIdBase(owner: string, replaceFields: readonly unknown[]):
 /** The request id of the pool's `seq`-th nodes/create. */
 export function requestIdOf(base: string, seq: number): string {
   return `${base}-${seq}`;
+}
+
+/** The pool's identity and id: its cluster, nodearray and request-id base (owner and seeds). */
+export function poolIdentity(inputs: Record<string, unknown>): string {
+  return `${inputs.clusterName}/${inputs.nodearray}/${requestIdBase(String(inputs.owner), seedValues(nodePoolKind, inputs))}`;
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { describeValue, isUnknown, orUnknown } from "../../../core/validation";
-import { defineKind, type InputsOf, OWNERSHIP } from "../../../core/definition/kind";
+import { seedValues } from "../../fields";
+import { defineFields, type InputsOf, OWNERSHIP } from "../../../core/definition/kind";
 import { inPlace, optional, replace, required, type Value, v } from "../../../core/definition/values";
 
 /** Bounds of `count` and `coreCount`. */
@@ -83,7 +84,7 @@ const text = (validate: z.ZodType<string, unknown>): Value<string> => ({ type: {
 const SIZE = inPlace("CreateNodes/RemoveNodes");
 
 /** `cyclecloud:NodePool`, every field written once. Give exactly one of `count` and `coreCount`. */
-export const nodePoolKind = defineKind({
+export const nodePoolKind = defineFields({
   type: "cyclecloud:NodePool",
   description:
     "A set of nodes of one CycleCloud nodearray, sized by `count` or `coreCount` (give exactly one). Create asks once " +
@@ -176,16 +177,9 @@ export const nodePoolSchema = nodePoolKind.schema;
  */
 export const nodePoolPolicies = nodePoolKind.policies;
 
-/** The inputs that force replacement, in table order: they seed the pool's request ids. */
-export function nodePoolReplaceFields(inputs: Record<string, unknown>): unknown[] {
-  return Object.entries(nodePoolPolicies)
-    .filter(([, p]) => p.kind === "replace")
-    .map(([field]) => inputs[field]);
-}
-
 /** True when any input that seeds the request ids is unknown (preview). */
 export function hasUnknownIdentity(inputs: Record<string, unknown>): boolean {
-  return isUnknown(inputs.owner) || nodePoolReplaceFields(inputs).some(isUnknown);
+  return isUnknown(inputs.owner) || seedValues(nodePoolKind, inputs).some(isUnknown);
 }
 
 /** Default timeouts of pool operations. */

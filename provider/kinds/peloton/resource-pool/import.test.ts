@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../../../../emulator/testing";
 import type { ConfigReader } from "../../../core/config";
-import { importFailures, importRoundTrip } from "../../testing";
+import { importFailures, importRoundTrip, testHandler, testImporter } from "../../testing";
 import { pelotonClient } from "../common";
-import { resourcePoolHandler } from ".";
-import { resourcePoolImport } from "./import";
+import { pelotonResourcePool } from "./kind";
+
+const resourcePoolHandler = testHandler(pelotonResourcePool);
+const resourcePoolImport = testImporter(pelotonResourcePool);
 
 let t: TestPlane;
 let config: ConfigReader;

@@ -1,10 +1,9 @@
 import { ReservationType, type ResourcePoolSpec } from "../../../../proto/gen/peloton/api/v1alpha/respool/respool_pb";
-import { defineImport, importFieldsOf } from "../../import-kit";
+import type { ImportDefinition } from "../../../core/import";
 import { readDeadline } from "../../fields";
 import { orMissing, pelotonClient } from "../common";
-import { resourcePoolHandler } from ".";
 import { outputsOf } from "./operations";
-import { POOL_TIMEOUTS, ROOT, resourcePoolKind } from "./schema";
+import { POOL_TIMEOUTS, ROOT } from "./schema";
 
 type Props = Record<string, unknown>;
 
@@ -35,8 +34,7 @@ function inputsOf(spec: ResourcePoolSpec | undefined, parent: string): Props {
  * id create records. Peloton reports the whole spec; the parent comes back as its id (`root` for
  * top-level pools), so a program that named it by path writes the id instead.
  */
-export const resourcePoolImport = defineImport(resourcePoolHandler, {
-  ...importFieldsOf(resourcePoolKind),
+export const resourcePoolImport: ImportDefinition = {
   platform: "peloton",
   idPattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
   async read(ctx, id) {
@@ -51,4 +49,4 @@ export const resourcePoolImport = defineImport(resourcePoolHandler, {
       prior: { respoolId: id, parent },
     };
   },
-});
+};

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../../../core/validation";
-import { resourcePoolHandler } from ".";
+import { pelotonResourcePool } from "./kind";
+import { testHandler } from "../../testing";
+
+const resourcePoolHandler = testHandler(pelotonResourcePool);
 
 type Props = Record<string, unknown>;
 

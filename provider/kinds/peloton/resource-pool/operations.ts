@@ -4,7 +4,7 @@ import { ReservationType, type ResourcePoolInfo, SchedulingPolicy } from "../../
 import type { Deadline } from "../../../core/deadline";
 import { ClusterformError, isTransient } from "../../../core/errors";
 import { backoffDelayMs, realSleep } from "../../../core/retry";
-import type { CreateContext, ResourceOperations } from "../../kit";
+import type { CreateContext, ResourceOperations } from "../../../core/contract";
 import { deadlineFor, readDeadline } from "../../fields";
 import { isNotFound, orMissing, pelotonClient } from "../common";
 import { POOL_TIMEOUTS, ROOT, type ResourcePoolInputs } from "./schema";
@@ -63,7 +63,7 @@ async function createOrAdopt(ctx: CreateContext, inputs: ResourcePoolInputs, dea
     const existing = await orMissing(() => client.getResourcePool(id, { deadline }));
     if (existing) {
       if (sent) return;
-      ctx.confirmAdoption(operation, id);
+      ctx.confirmAdoption(operation, { identity: id, id });
       const parent = existing.respool.parent?.value ?? ROOT;
       await client.updateResourcePool(id, toPoolSpec(inputs, parent), { deadline });
       return;

@@ -4,8 +4,12 @@ import { systemClock } from "../../../../emulator/clock";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../../../../emulator/testing";
 import type { ConfigReader } from "../../../core/config";
 import { pelotonClient } from "../common";
-import { statelessJobHandler } from "../stateless-job";
-import { resourcePoolHandler } from ".";
+import { pelotonStatelessJob } from "../stateless-job/kind";
+import { pelotonResourcePool } from "./kind";
+import { testHandler } from "../../testing";
+
+const statelessJobHandler = testHandler(pelotonStatelessJob);
+const resourcePoolHandler = testHandler(pelotonResourcePool);
 
 type Props = Record<string, unknown>;
 afterAll(removeDataDirs);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { deriveName } from "../../../core/naming";
 import { describeValue, isUnknown, orUnknown, UNKNOWN } from "../../../core/validation";
-import { defineKind, type InputsOf, OWNERSHIP } from "../../../core/definition/kind";
+import { defineFields, type InputsOf, OWNERSHIP } from "../../../core/definition/kind";
 import { inPlace, optional, replace, required, type Value, v } from "../../../core/definition/values";
 import { deterministicUuid } from "../common";
 import { nonNegative, percent, stringList, text } from "../schema-blocks";
@@ -76,7 +76,7 @@ const limit = (what: string) =>
 const UPDATE = inPlace("UpdateResourcePool");
 
 /** `peloton:ResourcePool`, every field written once. Every field but `parent` changes in place with one UpdateResourcePool. */
-export const resourcePoolKind = defineKind({
+export const resourcePoolKind = defineFields({
   type: "peloton:ResourcePool",
   description:
     "A Peloton resource pool (v1alpha ResourcePoolService). Its id is derived from the stack, the resource and the parent, " +

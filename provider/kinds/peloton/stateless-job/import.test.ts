@@ -2,11 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../../../../emulator/clock";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../../../../emulator/testing";
 import type { ConfigReader } from "../../../core/config";
-import { importFailures, importRoundTrip } from "../../testing";
+import { importFailures, importRoundTrip, testHandler, testImporter } from "../../testing";
 import { pelotonClient } from "../common";
-import { resourcePoolHandler } from "../resource-pool";
-import { statelessJobHandler } from ".";
-import { statelessJobImport } from "./import";
+import { pelotonResourcePool } from "../resource-pool/kind";
+import { pelotonStatelessJob } from "./kind";
+
+const resourcePoolHandler = testHandler(pelotonResourcePool);
+const statelessJobHandler = testHandler(pelotonStatelessJob);
+const statelessJobImport = testImporter(pelotonStatelessJob);
 
 const identity = (resourceName: string, owner: string) => ({ __provider: "p", owner, resourceName });
 

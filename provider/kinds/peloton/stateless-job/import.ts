@@ -1,11 +1,10 @@
 import { JobState } from "../../../../proto/gen/peloton/api/v1alpha/job/stateless/stateless_pb";
-import { defineImport, importFieldsOf } from "../../import-kit";
+import type { ImportDefinition } from "../../../core/import";
 import { readDeadline } from "../../fields";
 import { orMissing, pelotonClient } from "../common";
-import { statelessJobHandler } from ".";
 import { jobInputsOf } from "./import-spec";
 import { jobOutputs } from "./job-status";
-import { JOB_TIMEOUTS, statelessJobKind } from "./schema";
+import { JOB_TIMEOUTS } from "./schema";
 
 /**
  * Import of `peloton:StatelessJob` by its job id (a UUID), the id create records. Peloton reports
@@ -13,8 +12,7 @@ import { JOB_TIMEOUTS, statelessJobKind } from "./schema";
  * and its desired run state. The update policy (how a rollout runs) and `restartNonce` (a trigger,
  * not a state) are not stored on the job: write them in the program if you use them.
  */
-export const statelessJobImport = defineImport(statelessJobHandler, {
-  ...importFieldsOf(statelessJobKind),
+export const statelessJobImport: ImportDefinition = {
   platform: "peloton",
   idPattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
   async read(ctx, id) {
@@ -26,4 +24,4 @@ export const statelessJobImport = defineImport(statelessJobHandler, {
     // The job keeps its own id: check derives one only when the old inputs hold none.
     return { inputs, outputs: jobOutputs(id, detail), prior: { jobId: id, respoolId: inputs.respoolId } };
   },
-});
+};

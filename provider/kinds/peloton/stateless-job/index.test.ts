@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../../../core/validation";
-import { statelessJobHandler } from ".";
+import { pelotonStatelessJob } from "./kind";
+import { testHandler } from "../../testing";
+
+const statelessJobHandler = testHandler(pelotonStatelessJob);
 
 type Props = Record<string, unknown>;
 

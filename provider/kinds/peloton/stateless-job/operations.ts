@@ -4,7 +4,7 @@ import type { Deadline } from "../../../core/deadline";
 import { ClusterformError, isTransient } from "../../../core/errors";
 import { backoffDelayMs, realSleep } from "../../../core/retry";
 import { deadlineFor, readDeadline } from "../../fields";
-import { type CreateContext, type OperationContext, PartialStateError, type ResourceOperations, withPartialState } from "../../kit";
+import { type CreateContext, type OperationContext, PartialStateError, type ResourceOperations, withPartialState } from "../../../core/contract";
 import { isNotFound, orMissing, pelotonClient } from "../common";
 import { toJobSpec, toUpdateSpec } from "./job-spec";
 import { jobOutputs } from "./job-status";
@@ -40,7 +40,7 @@ async function createOrAdopt(ctx: CreateContext, inputs: StatelessJobInputs, dea
     const existing = await orMissing(() => client.getJob(jobId, { deadline }));
     if (existing) {
       if (sent) return undefined;
-      ctx.confirmAdoption(`CreateJob job ${q(inputs.name)} (id ${jobId})`, jobId);
+      ctx.confirmAdoption(`CreateJob job ${q(inputs.name)} (id ${jobId})`, { identity: jobId, id: jobId });
       return existing;
     }
     try {

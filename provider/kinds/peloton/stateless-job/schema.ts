@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { deriveName } from "../../../core/naming";
 import { describeValue, isUnknown, orUnknown, UNKNOWN } from "../../../core/validation";
-import { defineKind, type InputsOf, OWNERSHIP } from "../../../core/definition/kind";
+import { defineFields, type InputsOf, OWNERSHIP } from "../../../core/definition/kind";
 import { ignored, inPlace, optional, replace, required, type Value, v } from "../../../core/definition/values";
 import { deterministicUuid } from "../common";
 import { count, flag, nonEmpty, stringMap, text } from "../schema-blocks";
@@ -63,7 +63,7 @@ const known = (value: unknown): value is number => typeof value === "number" && 
 const REPLACE_JOB = inPlace("ReplaceJob");
 
 /** `peloton:StatelessJob`, every field written once. */
-export const statelessJobKind = defineKind({
+export const statelessJobKind = defineFields({
   type: "peloton:StatelessJob",
   description:
     "A Peloton stateless job (v1alpha JobService). Any configuration change is exactly one ReplaceJob that rolls through the " +

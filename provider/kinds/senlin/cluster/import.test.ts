@@ -2,9 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../../../../emulator/testing";
 import { createSenlinClient } from "../../../clients/senlin/client";
 import type { ConfigReader } from "../../../core/config";
-import { importFailures, importRoundTrip } from "../../testing";
-import { clusterHandler } from ".";
-import { clusterImport } from "./import";
+import { importFailures, importRoundTrip, testHandler, testImporter } from "../../testing";
+import { senlinCluster } from "./kind";
+
+const clusterHandler = testHandler(senlinCluster);
+const clusterImport = testImporter(senlinCluster);
 
 const SPEC = { type: "os.nova.server", version: "1.0", properties: { flavor: "m1.small" } };
 const POLICY = { type: "senlin.policy.deletion", version: "1.0", properties: { criteria: "OLDEST_FIRST" } };

@@ -1,10 +1,9 @@
-import { defineImport, importFieldsOf } from "../../import-kit";
+import type { ImportDefinition } from "../../../core/import";
 import { readDeadline } from "../../fields";
 import { ClusterformError } from "../../../core/errors";
 import { senlinClient } from "../client";
-import { clusterHandler } from ".";
 import { outputsOf } from "./operations";
-import { CLUSTER_TIMEOUTS, DEFAULT_TIMEOUT_SECONDS, OWNER_KEY, clusterKind } from "./schema";
+import { CLUSTER_TIMEOUTS, DEFAULT_TIMEOUT_SECONDS, OWNER_KEY } from "./schema";
 
 type Props = Record<string, unknown>;
 
@@ -23,8 +22,7 @@ const nonEmpty = (value: Props): Props | undefined => (Object.keys(value).length
  * attached policies (by name) with their `enabled`. `profileOnly` is how a profile change is carried
  * out, not a state: it is never reported.
  */
-export const clusterImport = defineImport(clusterHandler, {
-  ...importFieldsOf(clusterKind),
+export const clusterImport: ImportDefinition = {
   platform: "senlin",
   idPattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
   async read(ctx, id) {
@@ -52,4 +50,4 @@ export const clusterImport = defineImport(clusterHandler, {
     };
     return { inputs: Object.fromEntries(Object.entries(inputs).filter(([, v]) => v !== undefined)), outputs: outputsOf(cluster) };
   },
-});
+};

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../../../core/validation";
-import { clusterHandler } from ".";
+import { senlinCluster } from "./kind";
+import { testHandler } from "../../testing";
+
+const clusterHandler = testHandler(senlinCluster);
 
 type Props = Record<string, unknown>;
 

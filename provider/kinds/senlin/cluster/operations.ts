@@ -6,7 +6,7 @@ import { ClusterformError, isLostAnswer } from "../../../core/errors";
 import { backoffDelayMs, realSleep } from "../../../core/retry";
 import { waitFor } from "../../../core/wait";
 import { deadlineFor, readDeadline } from "../../fields";
-import { type CreateContext, type OperationContext, PartialStateError, type ResourceOperations, withPartialState } from "../../kit";
+import { type CreateContext, type OperationContext, PartialStateError, type ResourceOperations, withPartialState } from "../../../core/contract";
 import { senlinClient } from "../client";
 import { type ActionRun, runAction, startAction, waitForAction } from "./actions";
 import { bindingMatches, type PolicyChanges, liveBindings, planPolicies } from "./policy-set";
@@ -134,7 +134,7 @@ async function createOrAdopt(ctx: CreateContext, run: ActionRun, inputs: Inputs)
   for (let attempt = 0; ; attempt++) {
     const owned = await findOwned(client, inputs, deadline);
     if (owned) {
-      if (!sent) ctx.confirmAdoption(operation, `owner ${inputs.owner}`);
+      if (!sent) ctx.confirmAdoption(operation, { identity: `owner ${inputs.owner}`, id: owned.id });
       return { id: owned.id, adopted: true };
     }
     let accepted: Awaited<ReturnType<SenlinClient["createCluster"]>>;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { OWNER_LABEL_KEY } from "../../../core/naming";
 import { describeValue, isUnknown, orUnknown, UNKNOWN } from "../../../core/validation";
-import { AUTO_NAMED, defineKind, type InputsOf, OWNERSHIP } from "../../../core/definition/kind";
+import { AUTO_NAMED, defineFields, type InputsOf, OWNERSHIP } from "../../../core/definition/kind";
 import { defaulted, ignored, inPlace, optional, required, type Value, v } from "../../../core/definition/values";
 
 /** Senlin's `max_nodes_per_cluster` default: no size or bound above it is accepted. */
@@ -74,7 +74,7 @@ const UPDATE = inPlace("UpdateCluster");
 const RESIZE = inPlace("ResizeCluster");
 
 /** `senlin:Cluster`, every field written once. Senlin changes every one of them in place. */
-export const clusterKind = defineKind({
+export const clusterKind = defineFields({
   type: "senlin:Cluster",
   description:
     "An OpenStack Senlin cluster: a set of identical nodes kept at a size. Create waits for the create action and attaches " +

@@ -1,15 +1,13 @@
 import { readDeadline } from "../../fields";
-import { defineImport, importFieldsOf } from "../../import-kit";
+import type { ImportDefinition } from "../../../core/import";
 import { orMissing } from "../catalog-ops";
 import { senlinClient } from "../client";
 import { SENLIN_ID } from "../profile/import";
-import { policyHandler } from ".";
 import { policyOutputsOf } from "./operations";
-import { POLICY_TIMEOUTS, policyKind } from "./schema";
+import { POLICY_TIMEOUTS } from "./schema";
 
 /** Import of `senlin:Policy` by its Senlin id (a UUID): Senlin reports both inputs, the name and the spec. */
-export const policyImport = defineImport(policyHandler, {
-  ...importFieldsOf(policyKind),
+export const policyImport: ImportDefinition = {
   platform: "senlin",
   idPattern: SENLIN_ID,
   async read(ctx, id) {
@@ -18,4 +16,4 @@ export const policyImport = defineImport(policyHandler, {
     if (!policy) return undefined;
     return { inputs: { name: policy.name, spec: policy.spec }, outputs: policyOutputsOf(policy) };
   },
-});
+};

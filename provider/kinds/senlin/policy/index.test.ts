@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { policyHandler } from ".";
+import { senlinPolicy } from "./kind";
+import { testHandler } from "../../testing";
+
+const policyHandler = testHandler(senlinPolicy);
 
 type Props = Record<string, unknown>;
 

@@ -2,10 +2,10 @@ import type { SenlinClient } from "../../../clients/senlin/client";
 import type { Policy, TypedSpec } from "../../../clients/senlin/types";
 import type { Deadline } from "../../../core/deadline";
 import { deadlineFor, readDeadline } from "../../fields";
-import type { ResourceOperations } from "../../kit";
+import type { ResourceOperations } from "../../../core/contract";
 import { createOrAdopt, deleteUnlessGone, leftoverAmong, orMissing } from "../catalog-ops";
 import { senlinClient } from "../client";
-import { sameSpec, specDigest } from "../typed-spec";
+import { sameSpec } from "../typed-spec";
 import { POLICY_TIMEOUTS, type PolicyInputs } from "./schema";
 import { carryOut } from "../../../core/plan/operation";
 
@@ -19,23 +19,17 @@ export function policyOutputsOf(policy: Policy): Props {
   return { policyType: policy.type };
 }
 
-/** The identity of a policy: its name and spec (Senlin keeps no ownership marker on policies). */
-export function policyIdentity(name: unknown, spec: unknown): string | undefined {
-  if (typeof name !== "string" || name === "" || typeof spec !== "object" || spec === null) return undefined;
-  return `name ${name} spec ${specDigest(spec as Props)}`;
-}
-
 /**
  * A policy an interrupted create of this resource left: its name and spec (a derived name holds a
  * hash of the owner, so no other resource derives it), attached to no cluster (an attached one is
  * recorded in a state: see createOrAdopt).
  */
-async function findLeftover(client: SenlinClient, inputs: Inputs, deadline: Deadline): Promise<Policy | undefined> {
+async function findLeftover(client: SenlinClient, inputs: Inputs, deadline: Deadline, adoptInUse: boolean): Promise<Policy | undefined> {
   const named = await client.listPolicies({ filters: { name: inputs.name! } }, { deadline });
   const same = named.filter((p) => sameSpec(p.spec, inputs.spec));
   if (same.length === 0) return undefined;
   const attached = new Set((await client.listClusters(undefined, { deadline })).flatMap((c) => c.policies));
-  return leftoverAmong(same, attached, inputs.adoptInUse);
+  return leftoverAmong(same, attached, adoptInUse);
 }
 
 /** Senlin policies: created once, renamed in place, deleted when no cluster has them attached. */
@@ -47,7 +41,7 @@ export const policyOperations: ResourceOperations<PolicyInputs> = {
     const policy = await createOrAdopt(
       operation,
       deadline,
-      () => findLeftover(client, inputs, deadline),
+      () => findLeftover(client, inputs, deadline, ctx.adoptInUse),
       () => client.createPolicy(inputs.name!, inputs.spec as TypedSpec, { deadline }),
       ctx.report.progress,
       ctx.adopting,

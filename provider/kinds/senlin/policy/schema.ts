@@ -1,10 +1,10 @@
-import { ADOPT_IN_USE, AUTO_NAMED, defineKind, type InputsOf, OWNERSHIP } from "../../../core/definition/kind";
+import { AUTO_NAMED, defineFields, type InputsOf, OWNERSHIP } from "../../../core/definition/kind";
 import { inPlace, optional, replace, required, v } from "../../../core/definition/values";
 import { senlinName } from "../cluster/schema";
 import { typedSpec } from "../typed-spec";
 
 /** `senlin:Policy`: the name changes in place; a new spec is a new policy, created first. */
-export const policyKind = defineKind({
+export const policyKind = defineFields({
   type: "senlin:Policy",
   description:
     "An OpenStack Senlin policy (deletion, scaling, affinity, batch, health, ...). The name changes in place (one " +
@@ -12,7 +12,7 @@ export const policyKind = defineKind({
     "policy's `id` detaches the old one and attaches the new one first. Replacements are create-first by default for " +
     "this kind (Senlin refuses to delete an attached policy). Senlin keeps no metadata on policies: an interrupted " +
     "create is recognized by its name and spec.",
-  hidden: { ...OWNERSHIP, ...AUTO_NAMED, ...ADOPT_IN_USE },
+  hidden: { ...OWNERSHIP, ...AUTO_NAMED },
   replaceOrder: "create-first",
   inputs: {
     name: optional(v.custom({ kind: "string" }, senlinName()), {

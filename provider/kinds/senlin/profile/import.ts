@@ -1,10 +1,9 @@
 import { readDeadline } from "../../fields";
-import { defineImport, importFieldsOf } from "../../import-kit";
+import type { ImportDefinition } from "../../../core/import";
 import { orMissing } from "../catalog-ops";
 import { senlinClient } from "../client";
-import { profileHandler } from ".";
 import { profileOutputsOf } from "./operations";
-import { OWNER_KEY, PROFILE_TIMEOUTS, profileKind } from "./schema";
+import { OWNER_KEY, PROFILE_TIMEOUTS } from "./schema";
 
 /** UUIDs as Senlin prints them. */
 export const SENLIN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -13,8 +12,7 @@ export const SENLIN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a
  * Import of `senlin:Profile` by its Senlin id (a UUID), the id create records. Senlin reports every
  * input: the name, the spec as stored, and metadata (without Clusterform's owner marker).
  */
-export const profileImport = defineImport(profileHandler, {
-  ...importFieldsOf(profileKind),
+export const profileImport: ImportDefinition = {
   platform: "senlin",
   idPattern: SENLIN_ID,
   async read(ctx, id) {
@@ -25,4 +23,4 @@ export const profileImport = defineImport(profileHandler, {
     const inputs = { name: profile.name, spec: profile.spec, ...(Object.keys(metadata).length > 0 ? { metadata } : {}) };
     return { inputs, outputs: profileOutputsOf(profile) };
   },
-});
+};

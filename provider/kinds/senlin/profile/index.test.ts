@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../../../core/validation";
-import { profileHandler } from ".";
+import { senlinProfile } from "./kind";
+import { testHandler } from "../../testing";
+
+const profileHandler = testHandler(senlinProfile);
 
 type Props = Record<string, unknown>;
 

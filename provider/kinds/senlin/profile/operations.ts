@@ -4,10 +4,10 @@ import type { Deadline } from "../../../core/deadline";
 import { carryOut } from "../../../core/plan/operation";
 import { ClusterformError } from "../../../core/errors";
 import { deadlineFor, readDeadline } from "../../fields";
-import type { ResourceOperations } from "../../kit";
+import type { ResourceOperations } from "../../../core/contract";
 import { createOrAdopt, deleteUnlessGone, leftoverAmong, orMissing } from "../catalog-ops";
 import { senlinClient } from "../client";
-import { sameSpec, specDigest } from "../typed-spec";
+import { sameSpec } from "../typed-spec";
 import { OWNER_KEY, PROFILE_TIMEOUTS, type ProfileInputs } from "./schema";
 
 type Props = Record<string, unknown>;
@@ -25,24 +25,18 @@ function metadataOf(inputs: Inputs): Record<string, unknown> {
   return { ...inputs.metadata, [OWNER_KEY]: inputs.owner };
 }
 
-/** The identity of a profile: its owner and spec (a replacement always has a new spec). */
-export function profileIdentity(owner: unknown, spec: unknown): string | undefined {
-  if (typeof owner !== "string" || owner === "" || typeof spec !== "object" || spec === null) return undefined;
-  return `owner ${owner} spec ${specDigest(spec as Props)}`;
-}
-
 /**
  * A profile an interrupted create of this resource left: its name, owner marker and spec, and used
  * by no cluster or node (a used one is recorded in a state: see createOrAdopt), or in use too when
- * the engine records states late (`adoptInUse`, kind.ts ADOPT_IN_USE).
+ * the engine records states late (`adoptInUse`: core/engine.ts recordsStateAtEnd).
  */
-async function findLeftover(client: SenlinClient, inputs: Inputs, deadline: Deadline): Promise<Profile | undefined> {
+async function findLeftover(client: SenlinClient, inputs: Inputs, deadline: Deadline, adoptInUse: boolean): Promise<Profile | undefined> {
   const named = await client.listProfiles({ filters: { name: inputs.name! } }, { deadline });
   const ours = named.filter((p) => p.metadata[OWNER_KEY] === inputs.owner && sameSpec(p.spec, inputs.spec));
   if (ours.length === 0) return undefined;
   const [clusters, nodes] = await Promise.all([client.listClusters(undefined, { deadline }), client.listNodes(undefined, { deadline })]);
   const used = new Set([...clusters.map((c) => c.profileId), ...nodes.map((n) => n.profileId)]);
-  return leftoverAmong(ours, used, inputs.adoptInUse);
+  return leftoverAmong(ours, used, adoptInUse);
 }
 
 /** Senlin's answer to a PATCH that changes nothing: the profile already is as asked. */
@@ -57,7 +51,7 @@ export const profileOperations: ResourceOperations<ProfileInputs> = {
     const profile = await createOrAdopt(
       operation,
       deadline,
-      () => findLeftover(client, inputs, deadline),
+      () => findLeftover(client, inputs, deadline, ctx.adoptInUse),
       () => client.createProfile(inputs.name!, inputs.spec as TypedSpec, metadataOf(inputs), { deadline }),
       ctx.report.progress,
       ctx.adopting,

@@ -1,5 +1,5 @@
 import { OWNER_LABEL_KEY } from "../../../core/naming";
-import { ADOPT_IN_USE, AUTO_NAMED, defineKind, type InputsOf, OWNERSHIP } from "../../../core/definition/kind";
+import { AUTO_NAMED, defineFields, type InputsOf, OWNERSHIP } from "../../../core/definition/kind";
 import { inPlace, optional, replace, required, v } from "../../../core/definition/values";
 import { senlinName } from "../cluster/schema";
 import { typedSpec, userMetadata } from "../typed-spec";
@@ -10,14 +10,14 @@ export const OWNER_KEY = OWNER_LABEL_KEY;
 const UPDATE = inPlace("UpdateProfile");
 
 /** `senlin:Profile`: name and metadata change in place; a new spec is a new profile, created first. */
-export const profileKind = defineKind({
+export const profileKind = defineFields({
   type: "senlin:Profile",
   description:
     "An OpenStack Senlin profile: the spec nodes are built from. Name and metadata change in place (one PATCH); a " +
     "changed spec is a new profile, created before the old one is deleted, so that a cluster given the profile's `id` " +
     "switches to it with Senlin's rolling update (its nodes replaced in batches as its policies say) before the old " +
     "profile goes. Replacements are create-first by default for this kind (Senlin refuses to delete a profile in use).",
-  hidden: { ...OWNERSHIP, ...AUTO_NAMED, ...ADOPT_IN_USE },
+  hidden: { ...OWNERSHIP, ...AUTO_NAMED },
   replaceOrder: "create-first",
   inputs: {
     name: optional(v.custom({ kind: "string" }, senlinName()), {

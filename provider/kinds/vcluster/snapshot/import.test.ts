@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../../../../emulator/testing";
 import type { ConfigReader } from "../../../core/config";
-import { importFailures, importRoundTrip } from "../../testing";
+import { importFailures, importRoundTrip, testHandler, testImporter } from "../../testing";
 import { vclusterClient } from "../common";
-import { vclusterHandler } from "../vcluster";
-import { snapshotHandler } from ".";
-import { snapshotImport } from "./import";
+import { vclusterVCluster } from "../vcluster/kind";
+import { vclusterSnapshot } from "./kind";
+
+const vclusterHandler = testHandler(vclusterVCluster);
+const snapshotHandler = testHandler(vclusterSnapshot);
+const snapshotImport = testImporter(vclusterSnapshot);
 
 let t: TestPlane;
 let config: ConfigReader;

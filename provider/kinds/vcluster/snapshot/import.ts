@@ -1,11 +1,10 @@
 import type { SnapshotState } from "../../../clients/vcluster/types";
 import { OWNER_LABEL_KEY } from "../../../core/naming";
-import { defineImport, importFieldsOf } from "../../import-kit";
+import type { ImportDefinition } from "../../../core/import";
 import { readDeadline } from "../../fields";
 import { isNotFound, vclusterClient } from "../common";
-import { snapshotHandler } from ".";
 import { outputsOf } from "./operations";
-import { SNAPSHOT_TIMEOUTS, snapshotKind } from "./schema";
+import { SNAPSHOT_TIMEOUTS } from "./schema";
 
 type Props = Record<string, unknown>;
 const HOUR_MS = 3_600_000;
@@ -34,8 +33,7 @@ function inputsOf(s: SnapshotState): Props {
  * the id create records. The API reports the name, vcluster, namespace, description, labels and the
  * expiry (from which `retentionHours` follows); whether workloads were included is not reported.
  */
-export const snapshotImport = defineImport(snapshotHandler, {
-  ...importFieldsOf(snapshotKind),
+export const snapshotImport: ImportDefinition = {
   platform: "vcluster",
   idPattern: /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/,
   async read(ctx, id) {
@@ -47,4 +45,4 @@ export const snapshotImport = defineImport(snapshotHandler, {
       throw err;
     }
   },
-});
+};

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { snapshotHandler } from ".";
+import { vclusterSnapshot } from "./kind";
+import { testHandler } from "../../testing";
+
+const snapshotHandler = testHandler(vclusterSnapshot);
 
 type Props = Record<string, unknown>;
 const raw: Props = { __provider: "p", owner: "0123456789abcdef", resourceName: "nightly", vclusterName: "dev", namespace: "team-a" };

@@ -5,7 +5,7 @@ import { ClusterformError, isLostAnswer } from "../../../core/errors";
 import { backoffDelayMs, realSleep } from "../../../core/retry";
 import { waitFor } from "../../../core/wait";
 import { carryOut } from "../../../core/plan/operation";
-import { type CreateContext, type OperationContext, PartialStateError, type ResourceOperations } from "../../kit";
+import { type CreateContext, type OperationContext, PartialStateError, type ResourceOperations } from "../../../core/contract";
 import { deadlineFor, readDeadline } from "../../fields";
 import { isNotFound, isOwnedBy, platformLabels, vclusterClient } from "../common";
 import { errorPhase, waitForVCluster } from "../wait";
@@ -75,7 +75,7 @@ async function createOrAdopt(ctx: CreateContext, inputs: Inputs, deadline: Deadl
   const operation = `SnapshotVCluster snapshot ${JSON.stringify(key(inputs))} of vcluster ${JSON.stringify(inputs.vclusterName)}`;
   const existing = await findOwn(client, inputs, operation, deadline);
   if (existing) {
-    ctx.confirmAdoption(operation, key(inputs));
+    ctx.confirmAdoption(operation, { identity: key(inputs), id: existing.id });
     return existing;
   }
   for (let attempt = 0; ; attempt++) {

@@ -1,10 +1,12 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../../../../emulator/testing";
 import type { ConfigReader } from "../../../core/config";
-import { PartialStateError } from "../../kit";
-import { writesSince } from "../../testing";
+import { PartialStateError } from "../../../core/contract";
+import { testHandler, writesSince } from "../../testing";
 import { vclusterClient } from "../common";
-import { snapshotHandler } from ".";
+import { vclusterSnapshot } from "./kind";
+
+const snapshotHandler = testHandler(vclusterSnapshot);
 
 type Props = Record<string, unknown>;
 afterAll(removeDataDirs);

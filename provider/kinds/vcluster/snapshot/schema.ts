@@ -1,5 +1,5 @@
 import { dnsLabel } from "../../../core/validation";
-import { AUTO_NAMED, defineKind, type InputsOf, OWNERSHIP } from "../../../core/definition/kind";
+import { AUTO_NAMED, defineFields, type InputsOf, OWNERSHIP } from "../../../core/definition/kind";
 import { optional, replace, required, type Value, v } from "../../../core/definition/values";
 import { userLabelsValue } from "../fields";
 
@@ -9,7 +9,7 @@ export const RETENTION_HOURS = { min: 0, max: 8760 } as const;
 const dnsName = (): Value<string> => ({ type: { kind: "string" }, validate: dnsLabel({ maxLength: 63 }) });
 
 /** `vcluster:Snapshot`, every field written once. A snapshot is immutable: every change replaces it. */
-export const snapshotKind = defineKind({
+export const snapshotKind = defineFields({
   type: "vcluster:Snapshot",
   description:
     "A snapshot of a vcluster (SnapshotVCluster). Create waits for READY; an expired snapshot reads as gone, so a refresh " +
@@ -69,11 +69,6 @@ export const SNAPSHOT_FIELDS = ["name", "vclusterName", "namespace", "descriptio
 
 /** The policy table of `vcluster:Snapshot`. */
 export const snapshotPolicies = snapshotKind.policies;
-
-/** Inputs that seed derived snapshot names. */
-export function snapshotReplaceFields(inputs: Record<string, unknown>): unknown[] {
-  return SNAPSHOT_FIELDS.filter((f) => f !== "name").map((f) => inputs[f]);
-}
 
 /** Default timeouts. */
 export const SNAPSHOT_TIMEOUTS = snapshotKind.timeouts;

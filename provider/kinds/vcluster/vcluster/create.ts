@@ -2,7 +2,7 @@ import type { VclusterClient } from "../../../clients/vcluster/client";
 import type { VClusterState } from "../../../clients/vcluster/types";
 import type { Deadline } from "../../../core/deadline";
 import { ClusterformError } from "../../../core/errors";
-import type { CreateContext } from "../../kit";
+import type { CreateContext } from "../../../core/contract";
 import { findVCluster, isNotFound, isOwnedBy, keyOf, platformLabels, vclusterClient } from "../common";
 import type { VClusterInputs } from "./schema";
 import { refOf, requestIdOf, specOf } from "./state";
@@ -28,7 +28,7 @@ function foreignVCluster(inputs: Inputs): ClusterformError {
 function adopt(ctx: CreateContext, inputs: Inputs, found: VClusterState): VClusterState {
   if (!isOwnedBy(found.labels, inputs.owner)) throw foreignVCluster(inputs);
   const key = keyOf(refOf(inputs));
-  ctx.confirmAdoption(`CreateVCluster vcluster ${JSON.stringify(key)}`, key);
+  ctx.confirmAdoption(`CreateVCluster vcluster ${JSON.stringify(key)}`, { identity: key, id: found.id });
   return found;
 }
 

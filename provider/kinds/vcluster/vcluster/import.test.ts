@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../../../../emulator/testing";
 import type { ConfigReader } from "../../../core/config";
-import { importFailures, importRoundTrip } from "../../testing";
+import { importFailures, importRoundTrip, testHandler, testImporter } from "../../testing";
 import { vclusterClient } from "../common";
-import { vclusterHandler } from ".";
-import { vclusterImport } from "./import";
+import { vclusterVCluster } from "./kind";
+
+const vclusterHandler = testHandler(vclusterVCluster);
+const vclusterImport = testImporter(vclusterVCluster);
 
 let t: TestPlane;
 let config: ConfigReader;

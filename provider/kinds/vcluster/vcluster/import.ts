@@ -1,10 +1,9 @@
 import type { VClusterState } from "../../../clients/vcluster/types";
 import { OWNER_LABEL_KEY } from "../../../core/naming";
-import { defineImport, importFieldsOf } from "../../import-kit";
+import type { ImportDefinition } from "../../../core/import";
 import { readDeadline } from "../../fields";
 import { findVCluster, vclusterClient } from "../common";
-import { vclusterHandler } from ".";
-import { VCLUSTER_TIMEOUTS, vclusterKind } from "./schema";
+import { VCLUSTER_TIMEOUTS } from "./schema";
 import { outputsOf, SPEC_FIELDS } from "./state";
 
 type Props = Record<string, unknown>;
@@ -48,8 +47,7 @@ function inputsOf(state: VClusterState): Props {
  * The API reports the spec (with the server's defaults filled in), labels, owner, project and the
  * phase (`suspended`); `restoreFrom` is used at creation only and is not reported.
  */
-export const vclusterImport = defineImport(vclusterHandler, {
-  ...importFieldsOf(vclusterKind),
+export const vclusterImport: ImportDefinition = {
   platform: "vcluster",
   idPattern: /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/,
   async read(ctx, id) {
@@ -65,4 +63,4 @@ export const vclusterImport = defineImport(vclusterHandler, {
     const live = found && (await findVCluster(client, { name: found.name, namespace: found.namespace }, deadline, true));
     return live ? { inputs: inputsOf(live), outputs: outputsOf(live) } : undefined;
   },
-});
+};

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { UNKNOWN } from "../../../core/validation";
-import { vclusterHandler } from ".";
+import { vclusterVCluster } from "./kind";
+import { testHandler } from "../../testing";
+
+const vclusterHandler = testHandler(vclusterVCluster);
 
 type Props = Record<string, unknown>;
 const PROVIDER = 'exports.handler = require("clusterform/provider")';

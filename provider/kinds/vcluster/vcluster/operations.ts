@@ -6,7 +6,7 @@ import { ClusterformError, isLostAnswer } from "../../../core/errors";
 import { backoffDelayMs, realSleep } from "../../../core/retry";
 import { deepEqual } from "../../../core/planner";
 import { carryOut, type PlannedOperation } from "../../../core/plan/operation";
-import { type OperationContext, PartialStateError, type ResourceOperations, withPartialState } from "../../kit";
+import { type OperationContext, PartialStateError, type ResourceOperations, withPartialState } from "../../../core/contract";
 import { deadlineFor, readDeadline } from "../../fields";
 import { findVCluster, isNotFound, platformLabels, vclusterClient } from "../common";
 import { waitForGone, waitForPhase, waitForVCluster } from "../wait";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { FieldPolicy } from "../../../core/planner";
 import { dnsLabel, orUnknown, semver } from "../../../core/validation";
-import { AUTO_NAMED, defineKind, type InputsOf, OWNERSHIP } from "../../../core/definition/kind";
+import { AUTO_NAMED, defineFields, type InputsOf, OWNERSHIP } from "../../../core/definition/kind";
 import { ignored, inPlace, optional, replace, required, type Value, v } from "../../../core/definition/values";
 import { labelValue, userLabelsValue } from "../fields";
 import { ingressSpec, networkSpec, pluginSpec, pluginsSchema, resourcesSpec, serviceAccountSpec, storageSpec, syncSpec } from "./spec-schema";
@@ -35,7 +35,7 @@ const updateNote = (field: keyof typeof MASK_PATHS, extra = ""): string =>
   `one UpdateVCluster with every changed spec field, mask \`${MASK_PATHS[field]}\`${extra}`;
 
 /** `vcluster:VCluster`, every field written once, in the order fields appear in update masks. */
-export const vclusterKind = defineKind({
+export const vclusterKind = defineFields({
   type: "vcluster:VCluster",
   description:
     "A virtual Kubernetes cluster. Create waits for RUNNING; changes run in place in the order the phase rules allow " +
@@ -211,13 +211,6 @@ export const VCLUSTER_FIELDS: Readonly<Record<string, FieldRule>> = Object.fromE
 
 /** The policy table the kit plans with, derived from the definition. */
 export const vclusterPolicies = vclusterKind.policies;
-
-/** Inputs that force replacement, and so seed derived names. */
-export function vclusterReplaceFields(inputs: Record<string, unknown>): unknown[] {
-  return Object.entries(VCLUSTER_FIELDS)
-    .filter(([field, rule]) => rule.policy.kind === "replace" && field !== "name")
-    .map(([field]) => inputs[field]);
-}
 
 /** Default timeouts: a vcluster starts in minutes on a real host cluster. */
 export const VCLUSTER_TIMEOUTS = vclusterKind.timeouts;

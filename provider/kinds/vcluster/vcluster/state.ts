@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import type { VClusterRef } from "../../../clients/vcluster/requests";
 import type { VClusterSpec, VClusterState } from "../../../clients/vcluster/types";
-import { type VClusterInputs, vclusterReplaceFields } from "./schema";
+import { seedValues } from "../../fields";
+import { type VClusterInputs, vclusterKind } from "./schema";
 
 type Props = Record<string, unknown>;
 
@@ -41,7 +42,7 @@ export function specOf(inputs: VClusterInputs): VClusterSpec {
 export function requestIdOf(inputs: VClusterInputs & Props): string {
   // The fields that force replacement are in the seed, so a replacement they cause (same name,
   // deleted first) sends a new id rather than one the server answers with the deleted vcluster.
-  const seed = JSON.stringify([inputs.owner, inputs.namespace, inputs.name, ...vclusterReplaceFields(inputs)]);
+  const seed = JSON.stringify([inputs.owner, inputs.namespace, inputs.name, ...seedValues(vclusterKind, inputs)]);
   return `clusterform-${createHash("sha256").update(seed).digest("hex").slice(0, 32)}`;
 }
 

@@ -1,8 +1,13 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { COMMON_IGNORED, type DiffPlan } from "../core/planner";
-import { op } from "../core/plan/operation";
-import { defineResource, PartialStateError, type ResourceDefinition, withPartialState } from "./kit";
+import { dynamicMethods } from "../engines/dynamic/provider";
+import { DYNAMIC_ENGINE } from "../engines/dynamic/engine";
+import { PartialStateError, type ResourceOperations, SILENT, withPartialState } from "./contract";
+import type { Kind } from "./definition/kind";
+import { Holds, memoryHoldStore } from "./holds";
+import { COMMON_IGNORED, type DiffPlan } from "./planner";
+import { op } from "./plan/operation";
+import { createCore } from "./runtime";
 
 type Props = Record<string, unknown>;
 interface WidgetInputs {
@@ -13,12 +18,20 @@ interface WidgetInputs {
   timeouts?: string;
 }
 
+/** The parts of a kind the core reads, for a made-up kind. */
+interface WidgetKind extends Pick<Kind, "type" | "policies" | "identity" | "planner" | "checkChange" | "replaceOrder"> {
+  schema: z.ZodType<WidgetInputs, unknown>;
+  complete?(olds: Props, news: WidgetInputs & Props): Props;
+  operations: ResourceOperations<WidgetInputs>;
+}
+
 /** A made-up resource kind: `name` and `color` replace, `size` changes in place by `Resize`; the name is its identity. */
-function widget(overrides: Partial<ResourceDefinition<WidgetInputs>> = {}) {
+function widget(overrides: Partial<WidgetKind> = {}) {
   const calls: { op: string; args: unknown[] }[] = [];
   const record = (op: string, ...args: unknown[]) => calls.push({ op, args });
   const live = new Map<string, Props>();
-  const def: ResourceDefinition<WidgetInputs> = {
+  const def: WidgetKind = {
+    type: "test:Widget",
     schema: z
       .object({ name: z.string(), size: z.number(), color: z.string().optional(), owner: z.string().optional(), timeouts: z.string().optional() })
       .strict(),
@@ -39,7 +52,7 @@ function widget(overrides: Partial<ResourceDefinition<WidgetInputs>> = {}) {
       async create(ctx, inputs) {
         record("create", ctx.config.get("widget:endpoint"), inputs);
         // A widget of this name exists already: the kit decides whether it may be adopted.
-        if (live.has(`w-${inputs.name}`)) ctx.confirmAdoption(`CreateWidget ${inputs.name}`, inputs.name);
+        if (live.has(`w-${inputs.name}`)) ctx.confirmAdoption(`CreateWidget ${inputs.name}`, { identity: inputs.name, id: `w-${inputs.name}` });
         return { id: `w-${inputs.name}`, outs: { state: "READY", size: 0 } };
       },
       async read(ctx, id, props) {
@@ -56,12 +69,14 @@ function widget(overrides: Partial<ResourceDefinition<WidgetInputs>> = {}) {
     },
     ...overrides,
   };
-  return { handler: defineResource(def), calls, live };
+  const kind = { ...def, allInputs: {}, outputs: {}, operations: async () => def.operations } as unknown as Kind;
+  const core = createCore({ engine: DYNAMIC_ENGINE, holds: new Holds(DYNAMIC_ENGINE, memoryHoldStore()), reporterFor: () => SILENT });
+  return { handler: dynamicMethods(core, async () => kind), calls, live, kind };
 }
 
 const P = "provider-source";
 
-describe("defineResource: check", () => {
+describe("the core, as the dynamic provider serves it: check", () => {
   it.each<[string, Props]>([
     ["keeps deleteBeforeReplace true", { deleteBeforeReplace: true }],
     ["keeps deleteBeforeReplace false", { deleteBeforeReplace: false }],
@@ -110,7 +125,7 @@ describe("defineResource: check", () => {
     const complete = vi.fn((olds: Props, news: WidgetInputs & Props) => ({ ...news, name: `${news.name}-${String(olds.size ?? "new")}` }));
     const { handler } = widget({ complete });
     expect((await handler.check({ size: 3 }, { __provider: P, name: "a", size: 4 })).inputs).toEqual({ name: "a-3", size: 4, __provider: P });
-    expect(complete.mock.calls).toEqual([[{ size: 3 }, { name: "a", size: 4 }]]);
+    expect(complete.mock.calls.map((call) => call.slice(0, 2))).toEqual([[{ size: 3 }, { name: "a", size: 4 }]]);
   });
 
   it.each<[string, Props, number]>([
@@ -125,7 +140,7 @@ describe("defineResource: check", () => {
   });
 });
 
-describe("defineResource: diff", () => {
+describe("the core, as the dynamic provider serves it: diff", () => {
   const olds = { __provider: P, name: "a", size: 1, state: "READY", id: "w-a" };
   const NO_CHANGE = { changes: false, replaces: [], deleteBeforeReplace: false };
 
@@ -161,7 +176,7 @@ describe("defineResource: diff", () => {
   });
 });
 
-describe("defineResource: adoption by create", () => {
+describe("the core, as the dynamic provider serves it: adoption by create", () => {
   const refused = /"a" already exists, and with deleteBeforeReplace: false Clusterform cannot tell whether it is the object this run replaces/;
 
   it.each<[string, Props]>([
@@ -203,7 +218,7 @@ describe("defineResource: adoption by create", () => {
   });
 });
 
-describe("defineResource: create, read, update, delete", () => {
+describe("the core, as the dynamic provider serves it: create, read, update, delete", () => {
   it("runs operations with the configuration given to configure, read at call time", async () => {
     const { handler, calls } = widget();
     await handler.configure({ get: (k) => (k === "widget:endpoint" ? "http://one" : undefined) });
@@ -242,7 +257,10 @@ describe("defineResource: create, read, update, delete", () => {
     expect(await handler.update("w-a", olds, news)).toEqual({ outs: { ...news, state: "RESIZED" } });
     const diff: DiffPlan = { changes: true, replaces: [], updates: [{ field: "size", operation: "Resize" }], stables: ["name", "color"] };
     const operations = [{ call: "Resize", target: "w-a", args: { size: 5 }, summary: "resizes to 5" }];
-    expect(calls).toEqual([{ op: "update", args: [undefined, "w-a", olds, news, { diff, operations }] }]);
+    // The operations get the kind's own inputs and state: the SDK's `__provider` text stays the adapter's.
+    const { __provider: _o, ...oldState } = olds;
+    const { __provider: _n, ...newInputs } = news;
+    expect(calls).toEqual([{ op: "update", args: [undefined, "w-a", oldState, newInputs, { diff, operations }] }]);
   });
 
   it("hands delete the id and the state", async () => {
@@ -273,7 +291,7 @@ describe("withPartialState", () => {
   });
 });
 
-describe("defineResource: a delete of the object the state keeps does not run", () => {
+describe("the core, as the dynamic provider serves it: a delete of the object the state keeps does not run", () => {
   const owned = { name: "a", size: 1, owner: "o1" };
   type Widget = ReturnType<typeof widget>;
   type Step = (w: Widget) => Promise<unknown>;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { effectiveTimeouts } from "./timeouts";
+import { effectiveTimeouts } from "./deadline";
 
-const request = (timeoutSeconds: number) => ({ method: "create", timeoutSeconds });
+const request = (timeoutSeconds: number) => timeoutSeconds;
 
 describe("customTimeouts combined with the timeouts input", () => {
   it("keeps the inputs when the engine sends no timeout", () => {

@@ -1,9 +1,8 @@
 import { isUnknown, UNKNOWN } from "../../../core/validation";
 import { completeName } from "../../fields";
-import { defineResource } from "../../kit";
-import { clusterOperations } from "./operations";
-import { type ClusterInputs, clusterPolicies, clusterSchema, type PolicyBinding } from "./schema";
+import { defineKind, type Kind } from "../../../core/definition/kind";
 import { clusterPlanner } from "./plan";
+import { type ClusterInputs, clusterKind, type PolicyBinding } from "./schema";
 
 type Props = Record<string, unknown>;
 
@@ -24,23 +23,22 @@ function normalizePolicies(policies: ClusterInputs["policies"]): ClusterInputs["
 
 /**
  * Fills what the user left out: a name derived from the resource name (stable for this resource:
- * Senlin changes names in place, so nothing seeds it but the owner), `desiredCapacity` from
+ * Senlin changes names in place, so no field seeds it: only the owner does), `desiredCapacity` from
  * `minSize`, and the policy set in a canonical order.
  */
-function complete(olds: Props, news: ClusterInputs & Props): ClusterInputs & Props {
-  const named = startWithLetter(completeName(olds, news, () => []));
+function complete(olds: Props, news: ClusterInputs & Props, kind: Kind): ClusterInputs & Props {
+  const named = startWithLetter(completeName(olds, news, kind));
   const desiredCapacity = named.desiredCapacity ?? (isUnknown(named.minSize) ? (UNKNOWN as unknown as number) : named.minSize);
   const policies = normalizePolicies(named.policies);
   return { ...named, desiredCapacity, ...(policies === undefined ? {} : { policies }) };
 }
 
-/** The handler of `senlin:Cluster`. */
-export const clusterHandler = defineResource<ClusterInputs>({
-  schema: clusterSchema,
-  policies: clusterPolicies,
+/** `senlin:Cluster`: its fields (schema.ts), identity, planner, operations and import. */
+export const senlinCluster = defineKind(clusterKind, {
   complete,
   // Senlin names are not unique: a cluster is this resource's when its metadata carries the owner marker.
   identity: (inputs) => (typeof inputs.owner === "string" && inputs.owner !== "" ? `owner ${inputs.owner}` : undefined),
   planner: clusterPlanner,
-  operations: clusterOperations,
+  operations: async () => (await import("./operations")).clusterOperations,
+  importer: async () => (await import("./import")).clusterImport,
 });

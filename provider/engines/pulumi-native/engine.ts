@@ -1,0 +1,15 @@
+import type { EngineTraits } from "../../core/engine";
+
+/** Pulumi running the native plugin `pulumi-resource-clusterform` (every language). */
+export const NATIVE_ENGINE: EngineTraits = {
+  name: "Pulumi",
+  // The plugin's Diff answers the order: create-first when the new object gets another identity.
+  replaceOrder: "provider",
+  deletesAfterDiffs: true,
+  recordsStateAtEnd: false,
+  concurrentCreateDelete: false,
+  // A TypeScript stack may hold dynamic resources too, served by another process in the same run.
+  sharedRun: true,
+  recreateAdvice: "replace it deleting first (the resource option deleteBeforeReplace: true with `pulumi up --replace`)",
+  cancelWording: "the Pulumi engine canceled the operation (Ctrl-C or `pulumi cancel`); run `pulumi up` again to converge",
+};

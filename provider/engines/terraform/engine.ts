@@ -1,0 +1,17 @@
+import type { EngineTraits } from "../../core/engine";
+
+/** OpenTofu (and Terraform) over the plugin protocol v6. */
+export const TERRAFORM_ENGINE: EngineTraits = {
+  name: "OpenTofu",
+  // `create_before_destroy` is the configuration's; the provider is never told it.
+  replaceOrder: "engine",
+  // tofu deletes as its graph allows, and plans in another provider process than it applies.
+  deletesAfterDiffs: false,
+  recordsStateAtEnd: true,
+  // A resource moved to another address without a `moved` block is created and destroyed side by side.
+  concurrentCreateDelete: true,
+  // One provider process serves all of an apply.
+  sharedRun: false,
+  recreateAdvice: "replace it deleting first (OpenTofu: without lifecycle { create_before_destroy = true })",
+  cancelWording: "OpenTofu stopped the provider (Ctrl-C); run apply again to converge",
+};
