@@ -239,15 +239,15 @@ export class Holds {
     const advice = `to recreate it, ${this.engine.recreateAdvice}`;
     if (found.holder !== holder.key) {
       return (
-        `kept ${kind} ${q(id)}: ${found.label} holds it (it ${howWords(found.how)} it in this run), so deleting it for ` +
+        `kept ${q(id)} (${kind}): ${found.label} holds it (it ${howWords(found.how)} it in this run), so deleting it for ` +
         `${holder.label} would delete what that resource holds; only ${holder.label} is dropped from the state`
       );
     }
     if (found.how === "made") return undefined;
     return found.how === "adopted"
-      ? `kept ${kind} ${q(id)}: this run's create of the same resource adopted that very object (a replacement created first under the ` +
-          `same identity), so deleting the old state's copy would delete what the state now names; ${advice}`
-      : `kept ${kind} ${q(id)}: the state names it as this resource's live object (an earlier replacement adopted it and was ` +
+      ? `kept ${q(id)} (${kind}): this run's replacement created first under the same identity and adopted that very object, ` +
+          `so deleting the old state's copy would delete what the state now names; ${advice}`
+      : `kept ${q(id)} (${kind}): the state names it as this resource's live object (an earlier replacement adopted it and was ` +
           `interrupted before it dropped the old state's copy), so only that copy is dropped; ${advice}`;
   }
 
