@@ -28,11 +28,6 @@ export interface EngineTraits {
    */
   readonly recordsStateAtEnd: boolean;
   /**
-   * The engine may run a create and a delete of one object at the same time (OpenTofu creates a
-   * resource's new address and destroys its old one side by side); the core then runs them in turn.
-   */
-  readonly concurrentCreateDelete: boolean;
-  /**
    * Several provider processes serve one run of this engine (a Pulumi stack with dynamic resources
    * and native ones): what one adopts, another must not delete, so held objects are shared by every
    * process of the run (holds.ts).

@@ -227,8 +227,23 @@ export class Holds {
     });
   }
 
-  /** A create answered object `id`: made by it, or adopted (found and taken over). */
+  /**
+   * A create answered object `id`: made by it, or adopted (found and taken over).
+   * @throws ClusterformError when another entry already holds that object in this run: two creates
+   * of one derived name raced in two processes, and this one's answer is another entry's object.
+   */
   created(holder: Holder, kind: string, id: string, adopted: boolean): void {
+    const found = this.store.find(kind, id);
+    if (found && found.holder !== holder.key && found.how !== "live") {
+      throw new ClusterformError({
+        code: "AlreadyExists",
+        platformCode: "HELD",
+        operation: `recording ${kind} ${q(id)} for ${holder.label}`,
+        platformMessage:
+          `${found.label} ${howWords(found.how)} that object in this run; two resources derive the same platform name or id. ` +
+          "This resource was not recorded; give one of them its own `name` (or another resource name)",
+      });
+    }
     this.store.put({ kind, id, holder: holder.key, label: holder.label, how: adopted ? "adopted" : "made" });
   }
 

@@ -1,10 +1,14 @@
+import { mkdtempSync } from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { dynamicMethods } from "../engines/dynamic/provider";
 import { DYNAMIC_ENGINE } from "../engines/dynamic/engine";
 import { PartialStateError, type ResourceOperations, SILENT, withPartialState } from "./contract";
 import type { Kind } from "./definition/kind";
-import { Holds, memoryHoldStore } from "./holds";
+import { NATIVE_ENGINE } from "../engines/pulumi-native/engine";
+import { fileHoldStore, Holds, memoryHoldStore } from "./holds";
 import { COMMON_IGNORED, type DiffPlan } from "./planner";
 import { op } from "./plan/operation";
 import { createCore } from "./runtime";
@@ -318,5 +322,48 @@ describe("the core, as the dynamic provider serves it: a delete of the object th
     for (const step of steps) await step(w);
     await w.handler.delete(id, { ...owned });
     expect(w.calls.filter((c) => c.op === "delete").map((c) => c.args[1])).toEqual(deleted ? [id] : []);
+  });
+});
+
+describe("the core: a held object survives every engine and process combination", () => {
+  const nativeUrn = "urn:pulumi:dev::app::clusterform:test:Widget::w";
+  const dynamicUrn = "urn:pulumi:dev::app::pulumi-nodejs:dynamic/test:Widget::w";
+
+  it("keeps the object a native create adopted from the dynamic provider's delete of the old type's entry, in another process", async () => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "cf-run-")), "run.jsonl");
+    const w = widget();
+    w.live.set("w-a", { state: "READY" });
+    const nativeCore = createCore({ engine: NATIVE_ENGINE, holds: new Holds(NATIVE_ENGINE, fileHoldStore(file)), reporterFor: () => SILENT });
+    const dynamicProcess = dynamicMethods(
+      createCore({ engine: DYNAMIC_ENGINE, holds: new Holds(DYNAMIC_ENGINE, fileHoldStore(file)), reporterFor: () => SILENT }),
+      async () => w.kind,
+    );
+    const made = await nativeCore.create(w.kind, { holder: { key: nativeUrn, label: nativeUrn }, inputs: { name: "a", size: 1, owner: "o1" } });
+    expect(made.id).toBe("w-a");
+    expect(await dynamicProcess.delete("w-a", { __provider: P, name: "a", size: 1, owner: "o1", resourceUrn: dynamicUrn })).toEqual({
+      kept: expect.stringContaining(`kept "w-a" (test:Widget): ${nativeUrn} holds it (it adopted it in this run)`),
+    });
+    expect(w.calls.filter((c) => c.op === "delete")).toEqual([]);
+  });
+
+  it("refuses, before any write, a second resource's adoption of what another resource of the run created under the same derived name", async () => {
+    const w = widget();
+    const core = createCore({ engine: NATIVE_ENGINE, holds: new Holds(NATIVE_ENGINE, memoryHoldStore()), reporterFor: () => SILENT });
+    await core.create(w.kind, { holder: { key: "urn:one", label: "urn:one" }, inputs: { name: "a", size: 1, owner: "o1" } });
+    w.live.set("w-a", { state: "READY" });
+    const writes = w.calls.length;
+    await expect(core.create(w.kind, { holder: { key: "urn:two", label: "urn:two" }, inputs: { name: "a", size: 1, owner: "o1" } })).rejects.toThrow(
+      'CreateWidget a: HELD: test:Widget "w-a" is held by another resource of this run, urn:one, which created it; nothing was changed',
+    );
+    expect(w.calls.length).toBe(writes + 1); // the second create looked, and wrote nothing
+  });
+
+  it("answers the native plugin's replacement order from the identities: create-first only when the new object gets another one", async () => {
+    const w = widget();
+    const core = createCore({ engine: NATIVE_ENGINE, holds: new Holds(NATIVE_ENGINE, memoryHoldStore()), reporterFor: () => SILENT });
+    const holder = { key: nativeUrn, label: nativeUrn };
+    const olds = { name: "a", size: 1, owner: "o1" };
+    expect(await core.diff(w.kind, { holder, id: "w-a", olds, news: { ...olds, name: "b" } })).toMatchObject({ replaces: ["name"], deleteFirst: false });
+    expect(await core.diff(w.kind, { holder, id: "w-a", olds, news: { ...olds, color: "red" } })).toMatchObject({ replaces: ["color"], deleteFirst: true });
   });
 });

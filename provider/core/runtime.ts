@@ -62,9 +62,12 @@ export function createCore(options: CoreOptions): Core {
   const turns = new Turns();
   const contextFor = (holder: Holder | undefined): OperationContext => ({ config: reader, report: options.reporterFor(holder) });
   const operationsOf = <I>(kind: Kind) => kind.operations() as Promise<ResourceOperations<I>>;
-  /** Creates and deletes of one object run in turn where the engine may run them at once. */
-  const inTurn = <T>(kind: Kind, props: Props, run: () => Promise<T>): Promise<T> =>
-    engine.concurrentCreateDelete ? turns.run(`${kind.type}\u0000${turnName(kind, props)}`, run) : run();
+  /**
+   * Creates and deletes of one object (one name) run in turn in this process: a second create of a
+   * name then finds the first's object and meets the adoption rules (holds.ts), and a create never
+   * adopts what a delete is removing at that moment (OpenTofu runs both side by side).
+   */
+  const inTurn = <T>(kind: Kind, props: Props, run: () => Promise<T>): Promise<T> => turns.run(`${kind.type}\u0000${turnName(kind, props)}`, run);
 
   const core: Core = {
     engine,

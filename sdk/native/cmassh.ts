@@ -26,7 +26,8 @@ export class Cluster extends pulumi.CustomResource {
         statusMessage: undefined,
         kubeconfig: undefined,
       },
-      opts,
+      // The dynamic class's type as an alias: a stack written with it moves to this class with no change on the platform.
+      pulumi.mergeOptions({ aliases: [{ type: "pulumi-nodejs:dynamic/cmassh:Cluster" }] }, opts),
     );
   }
 }
@@ -53,7 +54,8 @@ export class NodePool extends pulumi.CustomResource {
         timeouts: args.timeouts,
         clusterStatus: undefined,
       },
-      opts,
+      // The dynamic class's type as an alias: a stack written with it moves to this class with no change on the platform.
+      pulumi.mergeOptions({ aliases: [{ type: "pulumi-nodejs:dynamic/cmassh:NodePool" }] }, opts),
     );
   }
 }

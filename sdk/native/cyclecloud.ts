@@ -40,7 +40,8 @@ export class NodePool extends pulumi.CustomResource {
         lastOperationId: undefined,
         coresPerNode: undefined,
       },
-      opts,
+      // The dynamic class's type as an alias: a stack written with it moves to this class with no change on the platform.
+      pulumi.mergeOptions({ aliases: [{ type: "pulumi-nodejs:dynamic/cyclecloud:NodePool" }] }, opts),
     );
   }
 }

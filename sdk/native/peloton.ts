@@ -41,7 +41,8 @@ export class ResourcePool extends pulumi.CustomResource {
         parentId: undefined,
         usages: undefined,
       },
-      opts,
+      // The dynamic class's type as an alias: a stack written with it moves to this class with no change on the platform.
+      pulumi.mergeOptions({ aliases: [{ type: "pulumi-nodejs:dynamic/peloton:ResourcePool" }] }, opts),
     );
   }
 }
@@ -92,7 +93,8 @@ export class StatelessJob extends pulumi.CustomResource {
         podStats: undefined,
         workflow: undefined,
       },
-      opts,
+      // The dynamic class's type as an alias: a stack written with it moves to this class with no change on the platform.
+      pulumi.mergeOptions({ aliases: [{ type: "pulumi-nodejs:dynamic/peloton:StatelessJob" }] }, opts),
     );
   }
 }

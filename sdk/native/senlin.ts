@@ -45,7 +45,8 @@ export class Cluster extends pulumi.CustomResource {
         nodeIds: undefined,
         profileName: undefined,
       },
-      opts,
+      // The dynamic class's type as an alias: a stack written with it moves to this class with no change on the platform.
+      pulumi.mergeOptions({ aliases: [{ type: "pulumi-nodejs:dynamic/senlin:Cluster" }] }, opts),
     );
   }
 }
@@ -68,7 +69,8 @@ export class Profile extends pulumi.CustomResource {
         timeouts: args.timeouts,
         profileType: undefined,
       },
-      opts,
+      // The dynamic class's type as an alias: a stack written with it moves to this class with no change on the platform.
+      pulumi.mergeOptions({ aliases: [{ type: "pulumi-nodejs:dynamic/senlin:Profile" }] }, opts),
     );
   }
 }
@@ -89,7 +91,8 @@ export class Policy extends pulumi.CustomResource {
         timeouts: args.timeouts,
         policyType: undefined,
       },
-      opts,
+      // The dynamic class's type as an alias: a stack written with it moves to this class with no change on the platform.
+      pulumi.mergeOptions({ aliases: [{ type: "pulumi-nodejs:dynamic/senlin:Policy" }] }, opts),
     );
   }
 }

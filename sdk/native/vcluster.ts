@@ -68,7 +68,8 @@ export class VCluster extends pulumi.CustomResource {
         helmRelease: undefined,
         conditions: undefined,
       },
-      opts,
+      // The dynamic class's type as an alias: a stack written with it moves to this class with no change on the platform.
+      pulumi.mergeOptions({ aliases: [{ type: "pulumi-nodejs:dynamic/vcluster:VCluster" }] }, opts),
     );
   }
 }
@@ -109,7 +110,8 @@ export class Snapshot extends pulumi.CustomResource {
         storageUri: undefined,
         expireTime: undefined,
       },
-      opts,
+      // The dynamic class's type as an alias: a stack written with it moves to this class with no change on the platform.
+      pulumi.mergeOptions({ aliases: [{ type: "pulumi-nodejs:dynamic/vcluster:Snapshot" }] }, opts),
     );
   }
 }

@@ -3,7 +3,8 @@ import * as path from "node:path";
 import { generatedFiles } from "./generate";
 
 // `npm run generate:schema`: writes schema.json and the generated SDK files from the resource definitions.
-const root = path.resolve(__dirname, "..", "..", "..");
+// dist/provider/cli/codegen/cli.js lies four folders below the repository root.
+const root = path.resolve(__dirname, "..", "..", "..", "..");
 void generatedFiles(root).then((files) => {
   for (const file of files) {
     mkdirSync(path.dirname(path.join(root, file.path)), { recursive: true });

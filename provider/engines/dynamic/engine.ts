@@ -7,7 +7,6 @@ export const DYNAMIC_ENGINE: EngineTraits = {
   replaceOrder: "program",
   deletesAfterDiffs: true,
   recordsStateAtEnd: false,
-  concurrentCreateDelete: false,
   // A stack may hold native resources too, served by the plugin's process in the same run.
   sharedRun: true,
   recreateAdvice: "replace it deleting first (the resource option deleteBeforeReplace: true with `pulumi up --replace`)",

@@ -7,7 +7,6 @@ export const NATIVE_ENGINE: EngineTraits = {
   replaceOrder: "provider",
   deletesAfterDiffs: true,
   recordsStateAtEnd: false,
-  concurrentCreateDelete: false,
   // A TypeScript stack may hold dynamic resources too, served by another process in the same run.
   sharedRun: true,
   recreateAdvice: "replace it deleting first (the resource option deleteBeforeReplace: true with `pulumi up --replace`)",

@@ -8,8 +8,6 @@ export const TERRAFORM_ENGINE: EngineTraits = {
   // tofu deletes as its graph allows, and plans in another provider process than it applies.
   deletesAfterDiffs: false,
   recordsStateAtEnd: true,
-  // A resource moved to another address without a `moved` block is created and destroyed side by side.
-  concurrentCreateDelete: true,
   // One provider process serves all of an apply.
   sharedRun: false,
   recreateAdvice: "replace it deleting first (OpenTofu: without lifecycle { create_before_destroy = true })",
