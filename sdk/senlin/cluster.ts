@@ -40,7 +40,8 @@ export interface ClusterArgs {
   profile: pulumi.Input<string>;
   /**
    * Default timeout of the cluster's actions, seconds. Allowed: 1 to 2147483647. Changes in place
-   * (UpdateCluster).
+   * (UpdateCluster). Left out, the object keeps the value the platform has (no change is planned, also after
+   * an import).
    * @default the server's default_action_timeout (3600)
    */
   timeout?: pulumi.Input<number>;

@@ -409,7 +409,8 @@ export interface VClusterArgs {
   namespace: pulumi.Input<string>;
   /**
    * `k3s`, `k8s`, `k0s` or `eks`. One of `"k3s"`, `"k8s"`, `"k0s"`, `"eks"`. Changing it replaces the
-   * resource.
+   * resource. Left out, the object keeps the value the platform has (no change is planned, also after an
+   * import).
    * @default "k3s" (server)
    */
   distro?: pulumi.Input<string>;
@@ -424,7 +425,8 @@ export interface VClusterArgs {
    */
   storage?: pulumi.Input<StorageConfigArgs>;
   /**
-   * `full` or `lite`. One of `"full"`, `"lite"`. Changing it replaces the resource.
+   * `full` or `lite`. One of `"full"`, `"lite"`. Changing it replaces the resource. Left out, the object keeps
+   * the value the platform has (no change is planned, also after an import).
    * @default "" (server)
    */
   isolationMode?: pulumi.Input<string>;
@@ -439,7 +441,8 @@ export interface VClusterArgs {
    */
   project?: pulumi.Input<string>;
   /**
-   * Kubernetes version `MAJOR.MINOR.PATCH` (a leading `v` is dropped). Changes in place (UpdateVCluster).
+   * Kubernetes version `MAJOR.MINOR.PATCH` (a leading `v` is dropped). Changes in place (UpdateVCluster). Left
+   * out, the object keeps the value the platform has (no change is planned, also after an import).
    * @default "1.28.0" (server)
    */
   kubernetesVersion?: pulumi.Input<string>;

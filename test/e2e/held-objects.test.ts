@@ -1,7 +1,11 @@
+import { rmSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { planeInventory, startAllKindsPlane } from "../harness/all-kinds";
 import { changingSteps, type EngineStack, openStack, type RunResult } from "../harness/engine";
 import type { AuditEntry, LocalPlane } from "../harness/local-plane";
+import { applyArgs, planArgs } from "../harness/tofu";
+import { openTofuPlane, type TofuPlane } from "../harness/tofu-plane";
 import { clusterformTarball, copyProgram, installWorkspace } from "../harness/workspace";
 
 // No engine or process combination deletes an object another resource of the stack holds
@@ -125,5 +129,63 @@ describe("held objects: a stack moved between the ways a program declares its re
     await stack.setConfig("test:both", "false");
     await stack.destroy();
     expect((await live()).clusters).toEqual(already);
+  });
+});
+
+describe("held objects in OpenTofu: moved and removed blocks, state rm and import of a live object", () => {
+  let t: TofuPlane;
+  const HEADER = 'terraform {\n  required_providers {\n    clusterform = { source = "registry.opentofu.org/clusterform/clusterform" }\n  }\n}\nprovider "clusterform" {}\n';
+  const vc = (address: string) => `resource "clusterform_vcluster_vcluster" "${address}" {\n  name      = "held"\n  namespace = "held-tofu"\n}\n`;
+  beforeAll(async () => {
+    t = await openTofuPlane({ timeScale: 0.2 });
+  });
+  afterAll(async () => {
+    await t?.plane.stop();
+  });
+
+  it("never deletes or recreates the live vcluster: moved to another address, removed without destroying, imported back by block and by command", async () => {
+    const dir = t.open("vcluster", "held-tofu");
+    const config = (text: string) => {
+      for (const file of ["main.tf", "import.tf"]) rmSync(path.join(dir.dir, file), { force: true });
+      writeFileSync(path.join(dir.dir, "main.tf"), HEADER + text);
+    };
+    const vclusters = async () => (await planeInventory(t.plane))["vcluster:VCluster"];
+    config(vc("a"));
+    await dir.ok(applyArgs());
+    const id = String((await dir.resources())["clusterform_vcluster_vcluster.a"].values.id);
+    expect(await vclusters()).toEqual(["held-tofu/held"]);
+
+    // Moved and removed blocks make no call at all; an import only reads, and the apply after it
+    // changes in place at most what the configuration states differently (never a delete or create).
+    const neverRecreated = (writes: string[]) => writes.filter((w) => /^(Delete|Create)VCluster$/.test(w));
+    const steps: [string, string, string[]][] = [
+      ["moved to another address", `${vc("b")}moved {\n  from = clusterform_vcluster_vcluster.a\n  to   = clusterform_vcluster_vcluster.b\n}\n`, ["clusterform_vcluster_vcluster.b"]],
+      ["removed from the configuration without destroying it", 'removed {\n  from = clusterform_vcluster_vcluster.b\n  lifecycle {\n    destroy = false\n  }\n}\n', []],
+      ["imported back by an import block", `${vc("c")}import {\n  to = clusterform_vcluster_vcluster.c\n  id = "${id}"\n}\n`, ["clusterform_vcluster_vcluster.c"]],
+    ];
+    for (const [what, text, addresses] of steps) {
+      config(text);
+      const since = await t.plane.lastSeq();
+      await dir.ok(applyArgs());
+      const writes = await t.mutationsSince(since);
+      expect({ what, writes: what.startsWith("imported") ? neverRecreated(writes) : writes }).toEqual({ what, writes: [] });
+      expect({ what, addresses: Object.keys(await dir.resources()) }).toEqual({ what, addresses });
+      expect(await vclusters()).toEqual(["held-tofu/held"]);
+    }
+
+    // `state rm`, then `tofu import` of the live object: only reads, and the next plan changes nothing.
+    config(vc("c"));
+    const since = await t.plane.lastSeq();
+    await dir.ok(["state", "rm", "-no-color", "clusterform_vcluster_vcluster.c"]);
+    await dir.ok(["import", "-input=false", "-no-color", "clusterform_vcluster_vcluster.c", id]);
+    expect(String((await dir.resources())["clusterform_vcluster_vcluster.c"].values.id)).toBe(id);
+    await dir.ok(applyArgs());
+    expect(neverRecreated(await t.mutationsSince(since))).toEqual([]);
+    expect(await vclusters()).toEqual(["held-tofu/held"]);
+    const quiet = await dir.run(planArgs({}, ["-detailed-exitcode"]));
+    expect(quiet.code, quiet.stdout).toBe(0);
+
+    await dir.ok(["destroy", "-auto-approve", "-input=false", "-no-color"]);
+    expect(await vclusters()).toEqual([]);
   });
 });

@@ -1,6 +1,9 @@
 import type { Kind } from "./kind";
 import type { ChangePolicy, Field, TypeSpec } from "./values";
 
+/** What leaving out a field the platform defaults means, for every generated document. */
+export const SERVER_DEFAULT_SENTENCE = "Left out, the object keeps the value the platform has (no change is planned, also after an import).";
+
 /** How a change to a field is carried out, as one sentence for every generated document. */
 export function policySentence(policy: ChangePolicy | undefined): string {
   if (policy === undefined) return "";
@@ -22,6 +25,7 @@ export function fieldDescription(field: Field): string {
   const policy = policySentence(field.policy);
   if (policy) parts.push(policy);
   if (field.default !== undefined) parts.push(`Default: ${field.default}.`);
+  if (field.serverDefault) parts.push(SERVER_DEFAULT_SENTENCE);
   return parts.join(" ");
 }
 

@@ -146,7 +146,10 @@ export function defineFields<Fs extends Fields, Hs extends Fields, T extends str
   const schema = (spec.refine ? base.superRefine(spec.refine as never) : base) as unknown as z.ZodType<InputsOf<Fs, Hs>, unknown>;
   const policies: Record<string, FieldPolicy> = { ...COMMON_IGNORED };
   for (const key of Object.keys(spec.hidden)) policies[key] = { kind: "ignore" };
-  for (const [key, f] of Object.entries(allInputs)) policies[key] = f.policy as FieldPolicy;
+  for (const [key, f] of Object.entries(allInputs)) {
+    const policy = f.policy as FieldPolicy;
+    policies[key] = f.serverDefault && policy.kind !== "ignore" ? { ...policy, absentKeeps: true } : policy;
+  }
   const seeds = Object.entries(allInputs)
     .filter(([key, f]) => f.policy?.kind === "replace" && key !== "name")
     .map(([key]) => key);

@@ -62,6 +62,12 @@ export interface Field<T = unknown, P extends boolean = boolean> {
    * one: Terraform's optional + computed. @default false
    */
   readonly computed?: boolean;
+  /**
+   * When absent, the platform picks the value (a distribution, a version, an action timeout): an
+   * absent value plans no change, whatever the object has, so an imported object whose program
+   * leaves the field out is not changed or replaced (Terraform's optional + computed). @default false
+   */
+  readonly serverDefault?: boolean;
   /** How a change is carried out: top-level inputs only. */
   readonly policy?: ChangePolicy;
   /** Why the field changes the way it does, for the docs (e.g. "pod CIDRs are fixed at creation"). */
@@ -79,6 +85,7 @@ export interface Field<T = unknown, P extends boolean = boolean> {
 export interface FieldOptions {
   description: string;
   computed?: boolean;
+  serverDefault?: boolean;
   policy?: ChangePolicy;
   note?: string;
   example?: string | number | boolean;

@@ -1,3 +1,4 @@
+import { SERVER_DEFAULT_SENTENCE } from "../../core/definition/describe";
 import type { Kind } from "../../core/definition/kind";
 import type { Field, TypeSpec } from "../../core/definition/values";
 import type { CtyType } from "./codec";
@@ -113,7 +114,8 @@ function describe(field: Field): string {
   const change =
     policy?.kind === "replace" ? " Changing it forces replacement." : policy?.kind === "update" ? ` Changed in place (${policy.operation}).` : "";
   const fallback = field.default ? ` Default: ${field.default}.` : "";
-  return `${field.description}${change}${fallback}`;
+  const kept = field.serverDefault ? ` ${SERVER_DEFAULT_SENTENCE}` : "";
+  return `${field.description}${change}${fallback}${kept}`;
 }
 
 function inputAttribute(key: string, field: Field): TfAttribute {
@@ -123,7 +125,7 @@ function inputAttribute(key: string, field: Field): TfAttribute {
     node: nodeOf(field.value.type),
     required: field.required,
     optional: !field.required,
-    computed: !field.required && field.computed === true,
+    computed: !field.required && (field.computed === true || field.serverDefault === true),
     sensitive: field.secret === true,
     description: describe(field),
     forcesReplacement: field.policy?.kind === "replace",

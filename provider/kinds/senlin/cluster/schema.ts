@@ -99,6 +99,7 @@ export const clusterKind = defineFields({
     timeout: optional(v.int(1, 2_147_483_647), {
       description: "Default timeout of the cluster's actions, seconds.",
       default: "the server's default_action_timeout (3600)",
+      serverDefault: true,
       policy: UPDATE,
     }),
     metadata: optional(v.custom({ kind: "map", of: { kind: "json" } }, userMetadata()), {

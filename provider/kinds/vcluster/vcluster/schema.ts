@@ -58,6 +58,7 @@ export const vclusterKind = defineFields({
     distro: optional(v.oneOf(DISTROS), {
       description: "`k3s`, `k8s`, `k0s` or `eks`.",
       default: '"k3s" (server)',
+      serverDefault: true,
       policy: replace,
       note: "a running control plane cannot switch distributions",
     }),
@@ -66,6 +67,7 @@ export const vclusterKind = defineFields({
     isolationMode: optional(v.oneOf(ISOLATION_MODES), {
       description: "`full` or `lite`.",
       default: '"" (server)',
+      serverDefault: true,
       policy: replace,
       note: "isolation is set up at creation",
     }),
@@ -85,6 +87,7 @@ export const vclusterKind = defineFields({
     kubernetesVersion: optional(v.custom({ kind: "string" }, semver()), {
       description: "Kubernetes version `MAJOR.MINOR.PATCH` (a leading `v` is dropped).",
       default: '"1.28.0" (server)',
+      serverDefault: true,
       policy: UPDATE,
       note: updateNote("kubernetesVersion"),
     }),
