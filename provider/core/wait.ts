@@ -14,6 +14,32 @@ export function pollIntervalMs(elapsedMs: number): number {
   return Math.min(POLL.maxMs, Math.max(POLL.minMs, Math.round(elapsedMs * POLL.fractionOfElapsed)));
 }
 
+/**
+ * How often an unchanged state is told again: first after 5 s, then after twice the previous
+ * pause, at most every 60 s. A changed state is told at once and starts the series again. In a
+ * non-interactive run (CI) every message is a printed line, and polls come up to five a second.
+ */
+export const QUIET_REPORT = { firstMs: 5_000, maxMs: 60_000 } as const;
+
+/**
+ * Decides which polls of a wait are told: the first, every change of the observed state, and an
+ * unchanged state at the slowing pace of {@link QUIET_REPORT}.
+ */
+export function progressThrottle(): (state: string, elapsedMs: number) => boolean {
+  let told: string | undefined;
+  let toldAtMs = 0;
+  let pauseMs: number = QUIET_REPORT.firstMs;
+  return (state, elapsedMs) => {
+    if (state !== told) {
+      [told, toldAtMs, pauseMs] = [state, elapsedMs, QUIET_REPORT.firstMs];
+      return true;
+    }
+    if (elapsedMs - toldAtMs < pauseMs) return false;
+    [toldAtMs, pauseMs] = [elapsedMs, Math.min(pauseMs * 2, QUIET_REPORT.maxMs)];
+    return true;
+  };
+}
+
 /** Options of {@link waitFor}. */
 export interface WaitOptions<T> {
   /** Reads the current state. Transient errors are retried within the deadline. */
@@ -38,8 +64,10 @@ export interface WaitOptions<T> {
   /** How long polls may fail without reaching the platform before the wait gives up. @default 60000 */
   unreachableMs?: number;
   /**
-   * Told after every poll that did not end the wait, e.g. `waiting for cluster "prod" to be
-   * RUNNING: status PROVISIONING (40s, timeout 30m)`. @default nothing is told
+   * Told after the first poll, after each poll that observed a changed state and, while the state
+   * stays the same, at the slowing pace of {@link QUIET_REPORT}: e.g. `waiting for cluster "prod"
+   * to be RUNNING: status PROVISIONING (40s, timeout 30m)`. When the wait is over it is told so
+   * (`waited 45s for cluster "prod" to be RUNNING`). @default nothing is told
    */
   progress?: (message: string) => void;
 }
@@ -74,6 +102,7 @@ export async function waitFor<T>(options: WaitOptions<T>): Promise<WaitResult<T>
   const what = `waiting for ${options.what}`;
   const startMs = now();
   const streak = unreachableStreak(options.unreachableMs ?? DEFAULT_UNREACHABLE_MS, now);
+  const shouldTell = progressThrottle();
   let polls = 0;
   let lastSeen = "nothing observed yet";
   for (;;) {
@@ -94,7 +123,10 @@ export async function waitFor<T>(options: WaitOptions<T>): Promise<WaitResult<T>
     }
     const remainingMs = deadline.remainingMs();
     if (remainingMs <= 0) throw deadline.exceeded(what, lastSeen);
-    options.progress?.(`${what}: ${lastSeen.replace(/^last observed: /, "")} (${formatDuration(now() - startMs)}, timeout ${formatDuration(deadline.timeoutMs)})`);
+    const elapsedMs = now() - startMs;
+    if (options.progress && shouldTell(lastSeen, elapsedMs)) {
+      options.progress(`${what}: ${lastSeen.replace(/^last observed: /, "")} (${formatDuration(elapsedMs)}, timeout ${formatDuration(deadline.timeoutMs)})`);
+    }
     await sleep(Math.min(pollIntervalMs(now() - startMs), remainingMs));
   }
 }
