@@ -112,6 +112,28 @@ describe("waitFor", () => {
     ]);
   });
 
+  it("names whose operation waits in every message and error", async () => {
+    const time = fakeTime();
+    const told: string[] = [];
+    const error = await waitFor({
+      poll: async () => "RECONCILING",
+      isDone: (s) => s === "RUNNING",
+      deadline: new Deadline(300, time.now),
+      what: 'cluster "prod-abc" to be RUNNING',
+      by: 'pool "general": ScaleNodePool to 5',
+      describe: (s) => `status ${s}`,
+      sleep: time.sleep,
+      progress: (message) => told.push(message),
+    }).then(
+      () => new Error("the wait ended without a timeout"),
+      (e: unknown) => e as Error,
+    );
+    expect(told).toEqual(['pool "general": ScaleNodePool to 5: waiting for cluster "prod-abc" to be RUNNING: status RECONCILING (0ms, timeout 300ms)']);
+    expect(error.message).toBe(
+      'pool "general": ScaleNodePool to 5: waiting for cluster "prod-abc" to be RUNNING: TIMEOUT: not done after 300ms (timeout 300ms); last observed: status RECONCILING',
+    );
+  });
+
   it("gives up when polls never reach the platform for unreachableMs, though the deadline is far", async () => {
     const time = fakeTime();
     const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:9020"), { code: "ECONNREFUSED" });

@@ -53,6 +53,12 @@ export interface WaitOptions<T> {
   /** What is awaited, e.g. `cluster "prod" to be RUNNING`. */
   what: string;
   /**
+   * Whose operation waits, when that is not the object awaited; put before every message and
+   * error, e.g. `pool "general": ScaleNodePool to 5` when a pool's scale waits for its cluster.
+   * @default none
+   */
+  by?: string;
+  /**
    * Renders a state for the timeout message. Must not reveal secrets (kubeconfigs!).
    * @default JSON, cut at 200 characters
    */
@@ -99,7 +105,8 @@ export async function waitFor<T>(options: WaitOptions<T>): Promise<WaitResult<T>
   const sleep = options.sleep ?? realSleep;
   const now = options.now ?? (() => deadline.now());
   const describe = options.describe ?? defaultDescribe;
-  const what = `waiting for ${options.what}`;
+  const by = options.by ? `${options.by}: ` : "";
+  const what = `${by}waiting for ${options.what}`;
   const startMs = now();
   const streak = unreachableStreak(options.unreachableMs ?? DEFAULT_UNREACHABLE_MS, now);
   const shouldTell = progressThrottle();
@@ -114,7 +121,7 @@ export async function waitFor<T>(options: WaitOptions<T>): Promise<WaitResult<T>
       if (failed !== undefined) throw terminalFailure(what, failed);
       if (isDone(outcome.value)) {
         // Pulumi keeps a row's last message after the step ends: leave one that says it is over.
-        options.progress?.(`waited ${formatDuration(now() - startMs)} for ${options.what}`);
+        options.progress?.(`${by}waited ${formatDuration(now() - startMs)} for ${options.what}`);
         return { value: outcome.value, polls, elapsedMs: now() - startMs };
       }
       lastSeen = `last observed: ${describe(outcome.value)}`;
