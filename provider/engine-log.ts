@@ -5,12 +5,23 @@ import * as path from "node:path";
  *
  * A dynamic provider's stdout and stderr reach the CLI only as messages of the whole stack. The
  * engine's own Log RPC, given the resource's URN, puts a message on the resource's row instead:
- * an ephemeral one replaces the row's status text while the step runs (progress), a lasting one is
- * also listed under the resource in the Diagnostics at the end (warnings).
+ * an ephemeral one is shown on the row (progress), a lasting one is also listed under the resource
+ * in the Diagnostics at the end (warnings).
+ *
+ * "Ephemeral" means "not kept in the Diagnostics", not "gone when the step ends": the CLI shows a
+ * row's last message, whichever step sent it, until another message for the URN replaces it, and
+ * it drops an empty message (pulumi pkg/backend/display: rows.go keeps `LastDiag` across the row's
+ * steps; progress.go returns early on an empty DiagEvent), so a row's text can be replaced but
+ * never cleared. What a step sends last must therefore still read true on the row's later steps:
+ * a wait ends with a message saying it is over and whose operation it was (core/wait.ts).
  */
 export interface Reporter {
-  /** Shows `message` next to the resource while the step runs. Never waits, never throws. */
-  progress(message: string): void;
+  /**
+   * Shows `message` next to the resource. Never throws; the promise (which never rejects) resolves
+   * once the engine has the message: only a message that must land before the step ends (the last
+   * one of a wait) needs to be awaited.
+   */
+  progress(message: string): Promise<void>;
   /** A warning shown next to the resource and kept in the run's Diagnostics. Never throws. */
   warn(message: string): Promise<void>;
   /**
@@ -33,7 +44,7 @@ export function useEngineLogInPlugin(): void {
 }
 
 /** A reporter that says nothing: outside Pulumi's dynamic provider process, or without a URN. */
-export const SILENT: Reporter = { progress: () => {}, warn: async () => {}, note: async () => {} };
+export const SILENT: Reporter = { progress: async () => {}, warn: async () => {}, note: async () => {} };
 
 /** The parts of Pulumi's generated engine protocol used here. */
 interface LogRequest {
@@ -75,7 +86,15 @@ function engineClient(): Engine | null {
   return engine;
 }
 
-function send(urn: string, message: string, ephemeral: boolean, warning: boolean): Promise<void> {
+/** One engine Log call: the message, whether it stays out of the Diagnostics, and its severity. */
+export interface LogMessage {
+  urn: string;
+  message: string;
+  ephemeral: boolean;
+  warning: boolean;
+}
+
+function send({ urn, message, ephemeral, warning }: LogMessage): Promise<void> {
   const e = engineClient();
   if (!e) return Promise.resolve();
   const request = new e.proto.LogRequest();
@@ -87,13 +106,16 @@ function send(urn: string, message: string, ephemeral: boolean, warning: boolean
   return new Promise((resolve) => e.client.log(request, () => resolve()));
 }
 
-/** The reporter of the resource whose URN the SDK sent as the hidden input `resourceUrn`. */
-export function reporterFor(props: Record<string, unknown>): Reporter {
+/**
+ * The reporter of the resource whose URN the SDK sent as the hidden input `resourceUrn`.
+ * @param deliver - sends one Log call. @default the engine's Log RPC (nothing outside Pulumi)
+ */
+export function reporterFor(props: Record<string, unknown>, deliver: (log: LogMessage) => Promise<void> = send): Reporter {
   const urn = props.resourceUrn;
   if (typeof urn !== "string" || !urn.startsWith("urn:pulumi:")) return SILENT;
   return {
-    progress: (message) => void send(urn, message, true, false),
-    warn: (message) => send(urn, message, false, true),
-    note: (message) => send(urn, message, true, false),
+    progress: (message) => deliver({ urn, message, ephemeral: true, warning: false }),
+    warn: (message) => deliver({ urn, message, ephemeral: false, warning: true }),
+    note: (message) => deliver({ urn, message, ephemeral: true, warning: false }),
   };
 }

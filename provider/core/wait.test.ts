@@ -134,6 +134,38 @@ describe("waitFor", () => {
     );
   });
 
+  it("returns only once the message that the wait is over has been delivered", async () => {
+    const time = fakeTime();
+    let release = () => {};
+    let lastSent = () => {};
+    const sentLast = new Promise<void>((resolve) => {
+      lastSent = resolve;
+    });
+    let returned = false;
+    const waiting = waitFor({
+      poll: operation(time, 200),
+      isDone: (s) => s === "RUNNING",
+      deadline: new Deadline(60_000, time.now),
+      what: 'cluster "prod" to be RUNNING',
+      sleep: time.sleep,
+      progress: (message) => {
+        if (!message.startsWith("waited ")) return undefined;
+        lastSent();
+        return new Promise<void>((resolve) => {
+          release = resolve;
+        });
+      },
+    }).then(() => {
+      returned = true;
+    });
+    await sentLast;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(returned).toBe(false);
+    release();
+    await waiting;
+    expect(returned).toBe(true);
+  });
+
   it("gives up when polls never reach the platform for unreachableMs, though the deadline is far", async () => {
     const time = fakeTime();
     const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:9020"), { code: "ECONNREFUSED" });

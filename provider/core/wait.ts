@@ -73,9 +73,11 @@ export interface WaitOptions<T> {
    * Told after the first poll, after each poll that observed a changed state and, while the state
    * stays the same, at the slowing pace of {@link QUIET_REPORT}: e.g. `waiting for cluster "prod"
    * to be RUNNING: status PROVISIONING (40s, timeout 30m)`. When the wait is over it is told so
-   * (`waited 45s for cluster "prod" to be RUNNING`). @default nothing is told
+   * (`waited 45s for cluster "prod" to be RUNNING`), and a promise it returns for that last message
+   * is awaited: Pulumi keeps a row's last message until another replaces it, so the last one must
+   * reach the engine before the step ends. @default nothing is told
    */
-  progress?: (message: string) => void;
+  progress?: (message: string) => unknown;
 }
 
 /** What {@link waitFor} returns. */
@@ -120,9 +122,11 @@ export async function waitFor<T>(options: WaitOptions<T>): Promise<WaitResult<T>
       const failed = options.failure?.(outcome.value);
       if (failed !== undefined) throw terminalFailure(what, failed);
       if (isDone(outcome.value)) {
-        // Pulumi keeps a row's last message after the step ends: leave one that says it is over.
-        options.progress?.(`${by}waited ${formatDuration(now() - startMs)} for ${options.what}`);
-        return { value: outcome.value, polls, elapsedMs: now() - startMs };
+        const elapsedMs = now() - startMs;
+        // Pulumi keeps a row's last message after the step ends, and an empty one cannot clear it:
+        // leave one that says the wait is over, delivered before the step's end.
+        await options.progress?.(`${by}waited ${formatDuration(elapsedMs)} for ${options.what}`);
+        return { value: outcome.value, polls, elapsedMs };
       }
       lastSeen = `last observed: ${describe(outcome.value)}`;
     } else {
