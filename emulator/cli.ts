@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// First: the Node.js check runs before anything that needs a newer Node (node:sqlite) loads.
+import "../provider/node-version";
 import "./quiet-sqlite-warning";
 import { parseCliArgs, USAGE, UsageError } from "./cli-args";
 import { startLocalControlPlane } from "./server";
