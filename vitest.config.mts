@@ -8,7 +8,7 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["provider/**/*.test.ts", "emulator/**/*.test.ts", "sdk/**/*.test.ts", "test/unit/**/*.test.ts"],
+          include: ["common/**/*.test.ts", "provider/**/*.test.ts", "emulator/**/*.test.ts", "sdk/**/*.test.ts", "test/unit/**/*.test.ts"],
           testTimeout: 30_000,
         },
       },

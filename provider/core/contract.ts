@@ -11,10 +11,21 @@ import type { PlannedOperation, UpdatePlan } from "./plan/operation";
 /** Inputs or state in the definitions' keys (`jobOwner`, never an engine's `owner`). */
 export type Props = Record<string, unknown>;
 
-/** What an operation tells the person running the engine while it works. */
+/**
+ * What an operation tells the person running the engine while it works, on the resource's row.
+ *
+ * Pulumi keeps a row's last message into the resource's later steps and drops an empty one, so a
+ * row's text can be replaced but never cleared (engines/pulumi-common/engine-log.ts): what a step
+ * sends last must still read true on the row's later steps; a wait ends with a message saying it
+ * is over and whose operation it was (core/wait.ts).
+ */
 export interface Reporter {
-  /** Shows `message` next to the resource while the step runs. Never waits, never throws. */
-  progress(message: string): void;
+  /**
+   * Shows `message` next to the resource. Never throws; the promise (which never rejects) resolves
+   * once the engine has the message: only a message that must land before the step ends (the last
+   * one of a wait) needs to be awaited.
+   */
+  progress(message: string): Promise<void>;
   /** A warning shown next to the resource and kept in the run's diagnostics. Never throws. */
   warn(message: string): Promise<void>;
   /** An informational line on the resource's row, resolved once shown. Never throws. */
@@ -22,7 +33,7 @@ export interface Reporter {
 }
 
 /** A reporter that says nothing (an engine without rows, or a resource without a known row). */
-export const SILENT: Reporter = { progress: () => {}, warn: async () => {}, note: async () => {} };
+export const SILENT: Reporter = { progress: async () => {}, warn: async () => {}, note: async () => {} };
 
 /** What every operation gets: the configuration, read at call time, and a way to talk to the user. */
 export interface OperationContext {

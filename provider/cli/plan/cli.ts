@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// First: the Node.js check runs before anything that needs a newer Node loads.
+import "../../../common/node-version";
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";

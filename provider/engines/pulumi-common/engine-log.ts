@@ -1,24 +1,7 @@
 import * as path from "node:path";
+import { type Reporter, SILENT } from "../../core/contract";
 
-/**
- * What an operation tells the person running Pulumi while it works.
- *
- * A dynamic provider's stdout and stderr reach the CLI only as messages of the whole stack. The
- * engine's own Log RPC, given the resource's URN, puts a message on the resource's row instead:
- * an ephemeral one replaces the row's status text while the step runs (progress), a lasting one is
- * also listed under the resource in the Diagnostics at the end (warnings).
- */
-export interface Reporter {
-  /** Shows `message` next to the resource while the step runs. Never waits, never throws. */
-  progress(message: string): void;
-  /** A warning shown next to the resource and kept in the run's Diagnostics. Never throws. */
-  warn(message: string): Promise<void>;
-  /**
-   * An informational line on the resource's row, resolved once the engine has it (so it lands on the
-   * row before the step's next event). Ephemeral, so not repeated in the Diagnostics. Never throws.
-   */
-  note(message: string): Promise<void>;
-}
+export { type Reporter, SILENT };
 
 /** True inside the process Pulumi starts to run dynamic providers (`<pulumi>/cmd/dynamic-provider`). */
 export function inDynamicProviderHost(): boolean {
@@ -31,9 +14,6 @@ let nativePlugin = false;
 export function useEngineLogInPlugin(): void {
   nativePlugin = true;
 }
-
-/** A reporter that says nothing: outside Pulumi's dynamic provider process, or without a URN. */
-export const SILENT: Reporter = { progress: () => {}, warn: async () => {}, note: async () => {} };
 
 /** The parts of Pulumi's generated engine protocol used here. */
 interface LogRequest {
@@ -75,7 +55,15 @@ function engineClient(): Engine | null {
   return engine;
 }
 
-function send(urn: string, message: string, ephemeral: boolean, warning: boolean): Promise<void> {
+/** One engine Log call: the message, whether it stays out of the Diagnostics, and its severity. */
+export interface LogMessage {
+  urn: string;
+  message: string;
+  ephemeral: boolean;
+  warning: boolean;
+}
+
+function send({ urn, message, ephemeral, warning }: LogMessage): Promise<void> {
   const e = engineClient();
   if (!e) return Promise.resolve();
   const request = new e.proto.LogRequest();
@@ -87,13 +75,16 @@ function send(urn: string, message: string, ephemeral: boolean, warning: boolean
   return new Promise((resolve) => e.client.log(request, () => resolve()));
 }
 
-/** The reporter of the resource whose URN the SDK sent as the hidden input `resourceUrn`. */
-export function reporterFor(props: Record<string, unknown>): Reporter {
+/**
+ * The reporter of the resource whose URN the SDK sent as the hidden input `resourceUrn`.
+ * @param deliver - sends one Log call. @default the engine's Log RPC (nothing outside Pulumi)
+ */
+export function reporterFor(props: Record<string, unknown>, deliver: (log: LogMessage) => Promise<void> = send): Reporter {
   const urn = props.resourceUrn;
   if (typeof urn !== "string" || !urn.startsWith("urn:pulumi:")) return SILENT;
   return {
-    progress: (message) => void send(urn, message, true, false),
-    warn: (message) => send(urn, message, false, true),
-    note: (message) => send(urn, message, true, false),
+    progress: (message) => deliver({ urn, message, ephemeral: true, warning: false }),
+    warn: (message) => deliver({ urn, message, ephemeral: false, warning: true }),
+    note: (message) => deliver({ urn, message, ephemeral: true, warning: false }),
   };
 }

@@ -3,6 +3,8 @@
  * `plugin/pulumi-resource-clusterform` shim of the npm package) with its address as argument; it
  * serves `@pulumi/pulumi/provider`'s gRPC server over the same handlers as the dynamic providers.
  */
+// First: the Node.js check runs before anything that needs a newer Node loads.
+import "../../../common/node-version";
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import * as providerServer from "@pulumi/pulumi/provider";

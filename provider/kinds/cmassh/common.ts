@@ -59,15 +59,18 @@ const SETTLE_MS = 3_000;
  * Waits until the cluster is RUNNING after an operation. A real cma-ssh server flips the status only
  * once its controller picks the change up, so a RUNNING seen before any PROVISIONING/RECONCILING
  * counts only after a short settling time; ERROR ends the wait at once.
- * @param after - the operation the wait follows, named in messages (e.g. `UpgradeCluster to "1.31.6"`). @default none
+ * @param after - the cluster's own operation the wait follows, named in messages (e.g. `UpgradeCluster to "1.31.6"`). @default none
+ * @param by - whose operation waits when it is not the cluster's, put before messages and errors
+ *   (e.g. `pool "general": ScaleNodePool to 5`), so a pool's row does not read as the cluster's. @default none
  * @returns the final cluster and the number of polls.
  */
 export async function waitForRunning(
   client: CmasshClient,
   name: string,
   deadline: Deadline,
-  progress?: (message: string) => void,
+  progress?: (message: string) => unknown,
   after?: string,
+  by?: string,
 ): Promise<{ cluster: ClusterDetail; polls: number }> {
   const started = deadline.now();
   let sawWork = false;
@@ -81,6 +84,7 @@ export async function waitForRunning(
     describe: (c) => `status ${c.status}${c.statusMessage ? ` (${c.statusMessage})` : ""}`,
     deadline,
     what: `cluster ${JSON.stringify(name)} to be RUNNING${after ? ` after ${after}` : ""}`,
+    by,
     progress,
   });
   return { cluster: result.value, polls: result.polls };
@@ -91,7 +95,7 @@ export async function waitForGone(
   client: CmasshClient,
   name: string,
   deadline: Deadline,
-  progress?: (message: string) => void,
+  progress?: (message: string) => unknown,
 ): Promise<void> {
   await waitFor({
     poll: () => findCluster(client, name, deadline),

@@ -30,10 +30,15 @@ function foreignPool(clusterName: string, name: string): ClusterformError {
   });
 }
 
+/** Whose wait it is, for messages: `pool "general": ScaleNodePool to 5` (the pool waits for its cluster). */
+function poolStep(name: string, call?: string): string {
+  return `pool ${JSON.stringify(name)}${call ? `: ${call}` : ""}`;
+}
+
 /** Waits for the cluster to settle; a failure keeps the pool in the stack (it exists). */
-async function settle(ctx: OperationContext, clusterName: string, id: string, outs: Props, deadline: Deadline, after?: string): Promise<Props> {
+async function settle(ctx: OperationContext, clusterName: string, id: string, outs: Props, deadline: Deadline, step: string): Promise<Props> {
   try {
-    const { cluster } = await waitForRunning((await cmasshClient(ctx.config)), clusterName, deadline, ctx.report.progress, after);
+    const { cluster } = await waitForRunning((await cmasshClient(ctx.config)), clusterName, deadline, ctx.report.progress, undefined, step);
     return { clusterStatus: cluster.status };
   } catch (err) {
     throw withPartialState(err, id, outs);
@@ -98,7 +103,7 @@ export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
         await realSleep(Math.min(backoffDelayMs(Math.min(attempt, 6)), deadline.remainingMs()));
       }
     }
-    return { id, outs: await settle(ctx, clusterName, id, { ...inputs, clusterStatus: "UNKNOWN" }, deadline) };
+    return { id, outs: await settle(ctx, clusterName, id, { ...inputs, clusterStatus: "UNKNOWN" }, deadline, poolStep(name, "AddNodePool")) };
   },
 
   async read(ctx, id, props) {
@@ -114,7 +119,7 @@ export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
     await carryOut("cmassh:NodePool", plan.operations, {
       ScaleNodePool: (o) => scaleOrReAdd(ctx, { ...news, count: Number(o.args.count) }, clusterName, name, deadline),
     });
-    return settle(ctx, clusterName, id, news, deadline, scale ? `ScaleNodePool of pool ${JSON.stringify(name)} to ${scale.args.count}` : undefined);
+    return settle(ctx, clusterName, id, news, deadline, poolStep(name, scale ? `ScaleNodePool to ${scale.args.count}` : undefined));
   },
 
   async delete(ctx, id, props) {
@@ -128,6 +133,8 @@ export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
       if (err instanceof ClusterformError && err.code === "NotFound") return;
       throw err;
     }
-    if (await findCluster(client, clusterName, deadline)) await waitForRunning(client, clusterName, deadline, ctx.report.progress);
+    if (await findCluster(client, clusterName, deadline)) {
+      await waitForRunning(client, clusterName, deadline, ctx.report.progress, undefined, poolStep(name, "DeleteNodePool"));
+    }
   },
 };
