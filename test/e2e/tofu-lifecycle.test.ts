@@ -330,7 +330,7 @@ describe("terraform-provider-clusterform: every kind through tofu", () => {
      */
     async function savedPlan(name: string, extra: string[] = []): Promise<{ stdout: string; markdown: string; report: PlanReport; code: number | null }> {
       const json = path.join(dir.dir, `${name}.json`);
-      const cli = path.join(t.workspace, "node_modules", "clusterform", "dist", "provider", "plan", "cli.js");
+      const cli = path.join(t.workspace, "node_modules", "clusterform", "dist", "provider", "cli", "plan", "cli.js");
       const script = path.join(repoRoot(), "examples", "ci", "plan-tofu.sh");
       const varArgs = [...Object.entries(vars).flatMap(([k, v]) => ["-var", `${k}=${v}`]), ...extra];
       const env = { ...dir.env, TOFU: tofuBin(), PLAN_FILE: path.join(dir.dir, name), PLAN_JSON: json, CLUSTERFORM_BIN: `${process.execPath} ${cli}` };
