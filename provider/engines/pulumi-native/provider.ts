@@ -139,7 +139,7 @@ export function nativeProvider(version: string, schema: () => Promise<string>): 
       const { plain, secretKeys } = unwrapSecrets(props ?? {});
       if (Object.keys(plain).length === 0) {
         // Import (`pulumi import`, the `import` option): the engine sends the id alone.
-        const imported = await core.import(kind, { id, identity: identityFromUrn(urn) });
+        const imported = await core.import(kind, { id, identity: identityFromUrn(urn), holder: holderOf(urn) });
         await warnUnreported(urn, kind, imported.id, imported.props[IMPORT_UNREPORTED]);
         return { id: imported.id, props: answer(kind, imported.props, []), inputs: answer(kind, imported.inputs, []) };
       }
