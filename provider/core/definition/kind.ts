@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Props, ResourceOperations } from "../contract";
-import type { ImportDefinition } from "../import";
+import type { ImportDefinition } from "../contract";
 import type { KindPlanner } from "../plan/operation";
 import { COMMON_IGNORED, type FieldPolicy, type PolicyTable } from "../planner";
 import { type CheckFailure, durationString, orUnknown } from "../validation";
