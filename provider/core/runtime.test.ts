@@ -56,7 +56,7 @@ function widget(overrides: Partial<WidgetKind> = {}) {
     operations: {
       async create(ctx, inputs) {
         record("create", ctx.config.get("widget:endpoint"), inputs);
-        // A widget of this name exists already: the kit decides whether it may be adopted.
+        // A widget of this name exists already: the core decides whether it may be adopted.
         if (live.has(`w-${inputs.name}`)) ctx.confirmAdoption(`CreateWidget ${inputs.name}`, { identity: inputs.name, id: `w-${inputs.name}` });
         return { id: `w-${inputs.name}`, outs: { state: "READY", size: 0 } };
       },
