@@ -35,8 +35,6 @@ export interface EngineTraits {
   readonly sharedRun: boolean;
   /** How a user replaces a resource deleting first, for messages. */
   readonly recreateAdvice: string;
-  /** How a user cancels, named in the message of a canceled wait. */
-  readonly cancelWording: string;
 }
 
 /** A state entry as the engine tells it apart: two entries never share a key within one run. */

@@ -12,7 +12,6 @@ const PULUMI: EngineTraits = {
   recordsStateAtEnd: false,
   sharedRun: true,
   recreateAdvice: "replace it deleting first",
-  cancelWording: "canceled",
 };
 const TOFU: EngineTraits = { ...PULUMI, name: "OpenTofu", replaceOrder: "engine", deletesAfterDiffs: false, recordsStateAtEnd: true, sharedRun: false };
 

@@ -11,5 +11,4 @@ export const TERRAFORM_ENGINE: EngineTraits = {
   // One provider process serves all of an apply.
   sharedRun: false,
   recreateAdvice: "replace it deleting first (OpenTofu: without lifecycle { create_before_destroy = true })",
-  cancelWording: "OpenTofu stopped the provider (Ctrl-C); run apply again to converge",
 };
