@@ -5,8 +5,6 @@
  * rule of its own.
  */
 export interface EngineTraits {
-  /** The engine as users know it, for messages: `Pulumi`, `OpenTofu`. */
-  readonly name: string;
   /**
    * Who decides a replacement's order:
    * - `program`: the program, per resource (the dynamic SDK sends the `deleteBeforeReplace` option as a

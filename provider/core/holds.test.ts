@@ -6,14 +6,13 @@ import type { EngineTraits, Holder } from "./engine";
 import { fileHoldStore, type HoldStore, Holds, memoryHoldStore, runFileOf } from "./holds";
 
 const PULUMI: EngineTraits = {
-  name: "Pulumi",
   replaceOrder: "program",
   deletesAfterDiffs: true,
   recordsStateAtEnd: false,
   sharedRun: true,
   recreateAdvice: "replace it deleting first",
 };
-const TOFU: EngineTraits = { ...PULUMI, name: "OpenTofu", replaceOrder: "engine", deletesAfterDiffs: false, recordsStateAtEnd: true, sharedRun: false };
+const TOFU: EngineTraits = { ...PULUMI, replaceOrder: "engine", deletesAfterDiffs: false, recordsStateAtEnd: true, sharedRun: false };
 
 const A: Holder = { key: "urn:a", label: "resource a" };
 const B: Holder = { key: "urn:b", label: "resource b" };

@@ -2,7 +2,6 @@ import type { EngineTraits } from "../../core/engine";
 
 /** Pulumi running Clusterform's dynamic resources (the `pulumi-nodejs` provider host). */
 export const DYNAMIC_ENGINE: EngineTraits = {
-  name: "Pulumi",
   // The SDK sends the resource option `deleteBeforeReplace` (default true) as a hidden input.
   replaceOrder: "program",
   deletesAfterDiffs: true,

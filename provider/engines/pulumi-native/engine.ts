@@ -2,7 +2,6 @@ import type { EngineTraits } from "../../core/engine";
 
 /** Pulumi running the native plugin `pulumi-resource-clusterform` (every language). */
 export const NATIVE_ENGINE: EngineTraits = {
-  name: "Pulumi",
   // The plugin's Diff answers the order: create-first when the new object gets another identity.
   replaceOrder: "provider",
   deletesAfterDiffs: true,

@@ -2,7 +2,6 @@ import type { EngineTraits } from "../../core/engine";
 
 /** OpenTofu (and Terraform) over the plugin protocol v6. */
 export const TERRAFORM_ENGINE: EngineTraits = {
-  name: "OpenTofu",
   // `create_before_destroy` is the configuration's; the provider is never told it.
   replaceOrder: "engine",
   // tofu deletes as its graph allows, and plans in another provider process than it applies.
