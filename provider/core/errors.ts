@@ -1,4 +1,7 @@
 import type * as Connect from "@connectrpc/connect";
+import { classify } from "./call-policy";
+
+export { UNREACHABLE } from "./call-policy";
 
 /** The normalized error codes every platform error is translated into. */
 export type ErrorCode =
@@ -280,27 +283,6 @@ export function redact(text: string, secrets: readonly string[]): string {
   return out;
 }
 
-/**
- * Which codes are worth retrying. DeadlineExceeded is transient only when one call timed out, not
- * when the provider's own operation deadline ran out.
- */
-const TRANSIENT: Readonly<Record<ErrorCode, (e: ClusterformError) => boolean>> = {
-  // A TLS failure is configuration; an unreachable platform was retried until the bound already.
-  Unavailable: (e) => e.platformCode !== "TLS_FAILURE" && e.platformCode !== UNREACHABLE,
-  ResourceExhausted: () => true,
-  DeadlineExceeded: (e) => !e.ownDeadline,
-  NotFound: () => false,
-  AlreadyExists: () => false,
-  InvalidArgument: () => false,
-  FailedPrecondition: () => false,
-  Conflict: () => false,
-  Unauthenticated: () => false,
-  PermissionDenied: () => false,
-  Internal: () => false,
-  Unknown: () => false,
-  Canceled: () => false,
-};
-
 /** Names the address in the message of an error that never reached the platform. */
 export function withAddress(err: ClusterformError, endpoint: string): ClusterformError {
   if (!err.unreachable || err.platformMessage.startsWith("cannot reach ")) return err;
@@ -314,13 +296,10 @@ export function withAddress(err: ClusterformError, endpoint: string): Clusterfor
   });
 }
 
-/** The platform code of the error that ends retrying an unreachable platform. */
-export const UNREACHABLE = "UNREACHABLE";
-
-/** True when retrying the same call later may succeed. */
+/** True when retrying the same call later may succeed: the call policy (call-policy.ts) calls the failure lost or transient. */
 export function isTransient(err: unknown): boolean {
-  const e = ClusterformError.from(err, "");
-  return TRANSIENT[e.code](e);
+  const outcome = classify(ClusterformError.from(err, ""));
+  return outcome === "lost" || outcome === "transient";
 }
 
 /**
@@ -330,6 +309,5 @@ export function isTransient(err: unknown): boolean {
  * landed. A platform never reached did nothing, and a refusal such as RESOURCE_EXHAUSTED is an answer.
  */
 export function isLostAnswer(err: unknown): boolean {
-  const e = ClusterformError.from(err, "");
-  return isTransient(e) && !e.unreachable && (e.code === "Unavailable" || e.code === "DeadlineExceeded");
+  return classify(ClusterformError.from(err, "")) === "lost";
 }
