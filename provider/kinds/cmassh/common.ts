@@ -1,5 +1,6 @@
 import type { CmasshClient } from "../../clients/cmassh/client";
 import type { ClusterDetail, KubernetesLabel } from "../../clients/cmassh/types";
+import { ALREADY_EXISTS, type Answer } from "../../core/call-policy";
 import { clientCache, endpointSettings } from "../../core/client-cache";
 import type { ConfigReader } from "../../core/config";
 import type { Deadline } from "../../core/deadline";
@@ -34,13 +35,8 @@ export async function findCluster(client: CmasshClient, name: string, deadline: 
   }
 }
 
-/** True when the platform said the object already exists (cma-ssh answers INTERNAL for that). */
-export function isAlreadyExists(err: unknown): boolean {
-  return (
-    err instanceof ClusterformError &&
-    (err.code === "AlreadyExists" || (err.code === "Internal" && /already exists/i.test(err.message)))
-  );
-}
+/** The answers meaning a create met an object of its name: cma-ssh answers INTERNAL "... already exists". */
+export const CMASSH_EXISTS: readonly Answer[] = [...ALREADY_EXISTS, { code: "Internal", message: /already exists/i }];
 
 /** How long to trust a RUNNING status that was never preceded by the operation's own status. */
 const SETTLE_MS = 3_000;
