@@ -42,9 +42,6 @@ export const realSleep: Sleep = (ms) =>
     signal.addEventListener("abort", onAbort, { once: true });
   });
 
-/** The backoff of {@link CALL_POLICY}: start at 100 ms, double, never wait more than 5 s between attempts. */
-export const BACKOFF: Backoff = CALL_POLICY.backoff;
-
 /** Options of {@link retryTransient}. */
 export interface RetryOptions {
   /** No attempt starts and no wait ends after this deadline. */
@@ -105,9 +102,9 @@ function unreachableError(failure: ClusterformError, operation: string, elapsedM
 /**
  * The wait before retry number `attempt` (0 for the first retry): exponential with "equal jitter",
  * so it lies in [base/2, base) and concurrent clients spread out while never retrying instantly.
- * @param backoff - @default {@link BACKOFF}
+ * @param backoff - @default the backoff of {@link CALL_POLICY}
  */
-export function backoffDelayMs(attempt: number, random: () => number = Math.random, backoff: Backoff = BACKOFF): number {
+export function backoffDelayMs(attempt: number, random: () => number = Math.random, backoff: Backoff = CALL_POLICY.backoff): number {
   const base = Math.min(backoff.maxMs, backoff.initialMs * backoff.factor ** attempt);
   return Math.round(base / 2 + (random() * base) / 2);
 }
