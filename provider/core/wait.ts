@@ -1,5 +1,6 @@
 import { type Clock, type Deadline, formatDuration } from "./deadline";
-import { ClusterformError, isTransient } from "./errors";
+import { isTransient } from "./call-policy";
+import { ClusterformError } from "./errors";
 import { DEFAULT_UNREACHABLE_MS, realSleep, type Sleep, unreachableStreak } from "./retry";
 
 /** Poll interval bounds. */

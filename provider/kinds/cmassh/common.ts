@@ -1,30 +1,21 @@
 import type { CmasshClient } from "../../clients/cmassh/client";
 import type { ClusterDetail, KubernetesLabel } from "../../clients/cmassh/types";
-import { type ConfigReader, resolveCallSettings, resolveEndpoint } from "../../core/config";
+import { ALREADY_EXISTS, type Answer } from "../../core/call-policy";
+import { clientCache, endpointSettings } from "../../core/client-cache";
+import type { ConfigReader } from "../../core/config";
 import type { Deadline } from "../../core/deadline";
 import { ClusterformError } from "../../core/errors";
 import { OWNER_LABEL_KEY } from "../../core/naming";
 import { waitFor } from "../../core/wait";
 
-const clients = new Map<string, Promise<CmasshClient>>();
-
 /**
- * The cma-ssh client for the endpoint the configuration names now. Endpoints are resolved at every
- * call (never captured); clients are kept per endpoint so one run reuses its HTTP/2 connection.
+ * The cma-ssh client for the endpoint the configuration names now, one per endpoint and call
+ * settings (core/client-cache.ts), so one run reuses its HTTP/2 connection.
  */
-export function cmasshClient(config: ConfigReader): Promise<CmasshClient> {
-  const { url } = resolveEndpoint("cmassh", config);
-  const settings = resolveCallSettings(config);
-  const key = JSON.stringify([url, settings]);
-  let client = clients.get(key);
-  if (!client) {
-    // Imported at the first platform call: check and diff (a preview) never load the client and
-    // its transport (gRPC, protobuf).
-    client = import("../../clients/cmassh/client").then((m) => m.createCmasshClient({ endpoint: url, ...settings }));
-    clients.set(key, client);
-  }
-  return client;
-}
+export const cmasshClient: (config: ConfigReader) => Promise<CmasshClient> = clientCache(
+  (config) => endpointSettings("cmassh", config),
+  async (settings) => (await import("../../clients/cmassh/client")).createCmasshClient(settings),
+);
 
 /** The user's labels plus the ownership marker, as cma-ssh carries labels. */
 export function toPlatformLabels(labels: Record<string, string> | undefined, owner: string): KubernetesLabel[] {
@@ -44,13 +35,8 @@ export async function findCluster(client: CmasshClient, name: string, deadline: 
   }
 }
 
-/** True when the platform said the object already exists (cma-ssh answers INTERNAL for that). */
-export function isAlreadyExists(err: unknown): boolean {
-  return (
-    err instanceof ClusterformError &&
-    (err.code === "AlreadyExists" || (err.code === "Internal" && /already exists/i.test(err.message)))
-  );
-}
+/** The answers meaning a create met an object of its name: cma-ssh answers INTERNAL "... already exists". */
+export const CMASSH_EXISTS: readonly Answer[] = [...ALREADY_EXISTS, { code: "Internal", message: /already exists/i }];
 
 /** How long to trust a RUNNING status that was never preceded by the operation's own status. */
 const SETTLE_MS = 3_000;

@@ -1,5 +1,6 @@
 import type { CycleCloudClient } from "../../clients/cyclecloud/client";
-import { type ConfigReader, type Env, resolveCallSettings, resolveEndpoint } from "../../core/config";
+import { clientCache, endpointSettings } from "../../core/client-cache";
+import type { ConfigReader, Env } from "../../core/config";
 import { ClusterformError } from "../../core/errors";
 
 /** Where each credential is read from, in order. */
@@ -35,27 +36,15 @@ export function resolveCredentials(config: ConfigReader, env: Env = process.env)
   return { username: read("username"), password: read("password") };
 }
 
-const clients = new Map<string, Promise<CycleCloudClient>>();
-
 /**
- * The CycleCloud client for the endpoint and credentials the configuration names now (resolved at
- * every call, never captured). TLS certificates are always verified; a private CA is trusted
- * through Node's NODE_EXTRA_CA_CERTS (see docs/platforms/cyclecloud.md).
+ * The CycleCloud client for the endpoint and credentials the configuration names now, one per
+ * endpoint, credentials and call settings (core/client-cache.ts). TLS certificates are always
+ * verified; a private CA is trusted through Node's NODE_EXTRA_CA_CERTS (see docs/platforms/cyclecloud.md).
  */
-export function cycleCloudClient(config: ConfigReader): Promise<CycleCloudClient> {
-  const { url } = resolveEndpoint("cyclecloud", config);
-  const settings = resolveCallSettings(config);
-  const { username, password } = resolveCredentials(config);
-  const key = JSON.stringify([url, settings, username, password]);
-  let client = clients.get(key);
-  if (!client) {
-    // Imported at the first platform call: check and diff (a preview) never load the client and
-    // its transport.
-    client = import("../../clients/cyclecloud/client").then((m) => m.createCycleCloudClient({ endpoint: url, username, password, ...settings }));
-    clients.set(key, client);
-  }
-  return client;
-}
+export const cycleCloudClient: (config: ConfigReader) => Promise<CycleCloudClient> = clientCache(
+  (config) => ({ ...endpointSettings("cyclecloud", config), ...resolveCredentials(config) }),
+  async (settings) => (await import("../../clients/cyclecloud/client")).createCycleCloudClient(settings),
+);
 
 /** True when the error means the cluster itself does not exist. */
 export function isClusterNotFound(err: unknown): boolean {

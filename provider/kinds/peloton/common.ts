@@ -1,29 +1,19 @@
 import { createHash } from "node:crypto";
 import type { PelotonClient } from "../../clients/peloton/client";
-import { type ConfigReader, resolveCallSettings, resolveEndpoint } from "../../core/config";
+import { clientCache, endpointSettings } from "../../core/client-cache";
+import type { ConfigReader } from "../../core/config";
 import { ClusterformError } from "../../core/errors";
 import { isUnknown, UNKNOWN } from "../../core/validation";
 
-const clients = new Map<string, Promise<PelotonClient>>();
-
 /**
  * The Peloton client for the endpoint the configuration names now (`clusterform:pelotonEndpoint`,
- * then the shared keys). Resolved at every call; one client per endpoint so a run reuses its
- * HTTP/2 connection.
+ * then the shared keys), one per endpoint and call settings (core/client-cache.ts), so a run
+ * reuses its HTTP/2 connection.
  */
-export function pelotonClient(config: ConfigReader): Promise<PelotonClient> {
-  const { url } = resolveEndpoint("peloton", config);
-  const settings = resolveCallSettings(config);
-  const key = JSON.stringify([url, settings]);
-  let client = clients.get(key);
-  if (!client) {
-    // Imported at the first platform call: check and diff (a preview) never load the client and
-    // its transport (gRPC, protobuf).
-    client = import("../../clients/peloton/client").then((m) => m.createPelotonClient({ endpoint: url, ...settings }));
-    clients.set(key, client);
-  }
-  return client;
-}
+export const pelotonClient: (config: ConfigReader) => Promise<PelotonClient> = clientCache(
+  (config) => endpointSettings("peloton", config),
+  async (settings) => (await import("../../clients/peloton/client")).createPelotonClient(settings),
+);
 
 /** Runs a read and answers undefined when the platform says NOT_FOUND. */
 export async function orMissing<T>(read: () => Promise<T>): Promise<T | undefined> {

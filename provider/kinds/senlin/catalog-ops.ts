@@ -1,9 +1,7 @@
-import type { Deadline } from "../../core/deadline";
-import { ClusterformError, isLostAnswer } from "../../core/errors";
-import { backoffDelayMs, realSleep } from "../../core/retry";
+import { ClusterformError } from "../../core/errors";
 
-// The create and delete steps profiles and policies share: both are one synchronous call that Senlin
-// gives no idempotency key, and both are refused while a cluster uses the object.
+// The create and delete steps profiles and policies share: both creates are one synchronous call that
+// Senlin gives no idempotency key, and both deletes are refused while a cluster uses the object.
 
 /** NotFound as undefined. */
 export async function orMissing<T>(read: () => Promise<T>): Promise<T | undefined> {
@@ -17,49 +15,21 @@ export async function orMissing<T>(read: () => Promise<T>): Promise<T | undefine
 
 /**
  * The object to adopt among those of this resource (its marker or derived name, and the same spec):
- * one nothing uses, or, when the engine records states late (`adoptInUse`: core/engine.ts recordsStateAtEnd), one
- * in use too. See {@link createOrAdopt} for why an object in use is otherwise never adopted.
+ * one nothing uses, or, when the engine records states late (`adoptInUse`: core/engine.ts
+ * recordsStateAtEnd), one in use too. A kind's create passes its `find` to the core's createOrAdopt
+ * with `adoption: "self"`, for these reasons.
+ *
+ * Why `find` may adopt with either replacement order: it answers only objects of this resource
+ * that nothing uses. An object a cluster uses was recorded in a state before the cluster could
+ * learn its id (Pulumi saves a step before dependents run), so it is the object a `pulumi up
+ * --replace` replaces, never an interrupted create's leftover; an unused one is the leftover. The
+ * generic guard (replacement.ts) cannot adopt a fresh create-first object at all, and create-first
+ * is these kinds' default. An unused object may still be the one a `pulumi up --replace` replaces
+ * (nothing uses it): `ctx.adopting` tells the core, which then keeps the engine's delete of that
+ * same object from running.
  */
 export function leftoverAmong<T extends { id: string }>(ours: readonly T[], used: ReadonlySet<string>, adoptInUse: boolean): T | undefined {
   return ours.find((o) => !used.has(o.id)) ?? (adoptInUse ? ours[0] : undefined);
-}
-
-/**
- * Creates an object or adopts the one an interrupted run made. The create is never simply resent
- * after a transient failure (its answer may have been lost after the object was made): `find` looks
- * first, and an object found after a send is the one that send made.
- *
- * Why `find` may adopt with either replacement order: `find` answers only objects of this resource
- * (its marker or derived name, and the same spec) that nothing uses. An object a cluster uses was
- * recorded in a state before the cluster could learn its id (Pulumi saves a step before dependents
- * run), so it is the object a `pulumi up --replace` replaces, never an interrupted create's
- * leftover; an unused one is the leftover. The core's guard (core/replacement.ts) cannot adopt a fresh
- * create-first object at all, and create-first is this kind's default. An unused object may still
- * be the one a `pulumi up --replace` replaces (nothing uses it): `adopting` tells the core, which
- * then keeps the engine's delete of that same object from running.
- */
-export async function createOrAdopt<T extends { id: string }>(
-  operation: string,
-  deadline: Deadline,
-  find: () => Promise<T | undefined>,
-  create: () => Promise<T>,
-  progress?: (message: string) => void,
-  adopting?: (operation: string, id: string) => void,
-): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    const found = await find();
-    if (found) {
-      adopting?.(operation, found.id);
-      return found;
-    }
-    try {
-      return await create();
-    } catch (err) {
-      if (!isLostAnswer(err) || deadline.expired()) throw err;
-      progress?.(`${operation}: a transient failure (${err instanceof ClusterformError ? err.platformMessage : String(err)}); looking for the object before trying again`);
-      await realSleep(Math.min(backoffDelayMs(Math.min(attempt, 6)), deadline.remainingMs()));
-    }
-  }
 }
 
 /**

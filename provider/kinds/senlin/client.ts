@@ -1,30 +1,20 @@
 import type { SenlinClient } from "../../clients/senlin/client";
+import { clientCache } from "../../core/client-cache";
 import { type ConfigReader, resolveCallSettings } from "../../core/config";
 import { resolveOpenStackSettings } from "../openstack/credentials";
 
-const clients = new Map<string, Promise<SenlinClient>>();
+/** What a Senlin client is made from (never where each value came from: that is not part of the key). */
+function senlinSettings(config: ConfigReader) {
+  const { credentials, region, interface: iface, endpoint } = resolveOpenStackSettings("senlin", config);
+  return { credentials, region, interface: iface, endpoint, ...resolveCallSettings(config) };
+}
 
 /**
- * The Senlin client for the credentials and endpoint the configuration gives now (read at every
- * call, never captured). Clients are kept per settings so that one process reuses its Keystone
- * token until it is due for renewal; the token cache itself lives in the Keystone client.
+ * The Senlin client for the credentials and endpoint the configuration gives now, one per settings
+ * (core/client-cache.ts), so that one process reuses its Keystone token until it is due for
+ * renewal; the token cache itself lives in the Keystone client.
  */
-export function senlinClient(config: ConfigReader): Promise<SenlinClient> {
-  const settings = resolveOpenStackSettings("senlin", config);
-  const call = resolveCallSettings(config);
-  const key = JSON.stringify([settings.credentials, settings.region, settings.interface, settings.endpoint, call]);
-  let client = clients.get(key);
-  if (!client) {
-    // Imported at the first platform call: check and diff (a preview) never load the client and
-    // its transport.
-    client = import("../../clients/senlin/client").then((m) => m.createSenlinClient({
-      credentials: settings.credentials,
-      endpoint: settings.endpoint,
-      region: settings.region,
-      interface: settings.interface,
-      ...call,
-    }));
-    clients.set(key, client);
-  }
-  return client;
-}
+export const senlinClient: (config: ConfigReader) => Promise<SenlinClient> = clientCache(
+  senlinSettings,
+  async (settings) => (await import("../../clients/senlin/client")).createSenlinClient(settings),
+);

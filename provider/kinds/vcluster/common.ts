@@ -1,30 +1,20 @@
 import type { VclusterClient } from "../../clients/vcluster/client";
 import type { VClusterRef } from "../../clients/vcluster/requests";
 import type { VClusterState } from "../../clients/vcluster/types";
-import { type ConfigReader, resolveCallSettings, resolveEndpoint } from "../../core/config";
+import { clientCache, endpointSettings } from "../../core/client-cache";
+import type { ConfigReader } from "../../core/config";
 import type { Deadline } from "../../core/deadline";
 import { ClusterformError } from "../../core/errors";
 import { OWNER_LABEL_KEY } from "../../core/naming";
 
-const clients = new Map<string, Promise<VclusterClient>>();
-
 /**
- * The vcluster client for the endpoint the configuration names now. Endpoints are resolved at every
- * call (never captured); clients are kept per endpoint so one run reuses its HTTP/2 connection.
+ * The vcluster client for the endpoint the configuration names now, one per endpoint and call
+ * settings (core/client-cache.ts), so one run reuses its HTTP/2 connection.
  */
-export function vclusterClient(config: ConfigReader): Promise<VclusterClient> {
-  const { url } = resolveEndpoint("vcluster", config);
-  const settings = resolveCallSettings(config);
-  const key = JSON.stringify([url, settings]);
-  let client = clients.get(key);
-  if (!client) {
-    // Imported at the first platform call: check and diff (a preview) never load the client and
-    // its transport (gRPC, protobuf).
-    client = import("../../clients/vcluster/client").then((m) => m.createVclusterClient({ endpoint: url, ...settings }));
-    clients.set(key, client);
-  }
-  return client;
-}
+export const vclusterClient: (config: ConfigReader) => Promise<VclusterClient> = clientCache(
+  (config) => endpointSettings("vcluster", config),
+  async (settings) => (await import("../../clients/vcluster/client")).createVclusterClient(settings),
+);
 
 /** True when `err` is the platform saying the object does not exist. */
 export function isNotFound(err: unknown): boolean {

@@ -1,10 +1,10 @@
 import type { ClusterDetail } from "../../../clients/cmassh/types";
 import type { Deadline } from "../../../core/deadline";
-import { ClusterformError, isTransient } from "../../../core/errors";
-import { backoffDelayMs, realSleep } from "../../../core/retry";
+import { createOrAdopt } from "../../../core/create-or-adopt";
+import { ClusterformError } from "../../../core/errors";
 import { carryOut } from "../../../core/plan/operation";
 import { type CreateContext, PartialStateError, type ResourceOperations, withPartialState } from "../../../core/contract";
-import { cmasshClient, findCluster, isAlreadyExists, toPlatformLabels, waitForGone, waitForRunning } from "../common";
+import { CMASSH_EXISTS, cmasshClient, findCluster, toPlatformLabels, waitForGone, waitForRunning } from "../common";
 import { deadlineFor, readDeadline } from "../../fields";
 import { CLUSTER_TIMEOUTS, type ClusterInputs } from "./schema";
 
@@ -29,48 +29,41 @@ function foreignCluster(name: string): ClusterformError {
 /**
  * Creates the cluster unless this resource already did (an interrupted `up` left it behind), in
  * which case it is adopted once the core confirms it cannot be the cluster a replacement is about to
- * delete. Ours means: a name this resource derived, or a create this call sent.
+ * delete. cma-ssh keeps no labels on a cluster, so only a name this resource derived is known to be
+ * its own (or a create of this call whose answer was lost).
  */
-async function createOrAdopt(ctx: CreateContext, inputs: ClusterInputs & Props, deadline: Deadline): Promise<void> {
+async function createCluster(ctx: CreateContext, inputs: ClusterInputs & Props, deadline: Deadline): Promise<void> {
   const client = await cmasshClient(ctx.config);
   const name = inputs.name!;
-  let sent = false;
-  for (let attempt = 1; ; attempt++) {
-    const existing = await findCluster(client, name, deadline);
-    if (existing) {
-      if (sent) return;
-      if (!inputs.autoNamed) throw foreignCluster(name);
-      ctx.confirmAdoption(`CreateCluster cluster ${JSON.stringify(name)}`, { identity: name, id: name });
-      return;
-    }
-    try {
-      sent = true;
-      await client.createCluster(
-        {
-          name,
-          k8sVersion: inputs.kubernetesVersion,
-          controlPlaneNodes: {
-            instanceType: inputs.controlPlane.instanceType,
-            count: inputs.controlPlane.count,
-            labels: toPlatformLabels(inputs.controlPlane.labels, inputs.owner),
-          },
-        },
-        { deadline },
-      );
-      return;
-    } catch (err) {
-      // The create may have landed before the failure: look again before sending another.
-      if (!(isTransient(err) || isAlreadyExists(err)) || deadline.expired()) throw err;
-      await realSleep(Math.min(backoffDelayMs(attempt), deadline.remainingMs()));
-    }
-  }
+  const request = {
+    name,
+    k8sVersion: inputs.kubernetesVersion,
+    controlPlaneNodes: {
+      instanceType: inputs.controlPlane.instanceType,
+      count: inputs.controlPlane.count,
+      labels: toPlatformLabels(inputs.controlPlane.labels, inputs.owner),
+    },
+  };
+  await createOrAdopt(ctx, {
+    operation: `CreateCluster cluster ${JSON.stringify(name)}`,
+    deadline,
+    find: async () => ((await findCluster(client, name, deadline)) ? name : undefined),
+    send: async () => {
+      await client.createCluster(request, { deadline });
+      return name;
+    },
+    identify: () => ({ identity: name, id: name }),
+    foreign: () => (inputs.autoNamed ? undefined : foreignCluster(name)),
+    exists: CMASSH_EXISTS,
+    target: "the cluster",
+  });
 }
 
 /** cma-ssh clusters: create waits for RUNNING, a version change is an upgrade, delete waits for NOT_FOUND. */
 export const clusterOperations: ResourceOperations<ClusterInputs> = {
   async create(ctx, inputs) {
     const deadline = deadlineFor(inputs, "create", CLUSTER_TIMEOUTS);
-    await createOrAdopt(ctx, inputs, deadline);
+    await createCluster(ctx, inputs, deadline);
     const name = inputs.name!;
     try {
       const { cluster } = await waitForRunning((await cmasshClient(ctx.config)), name, deadline, ctx.report.progress);

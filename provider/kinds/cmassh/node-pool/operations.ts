@@ -1,9 +1,9 @@
 import type { Deadline } from "../../../core/deadline";
-import { ClusterformError, isLostAnswer } from "../../../core/errors";
-import { backoffDelayMs, realSleep } from "../../../core/retry";
+import { createOrAdopt } from "../../../core/create-or-adopt";
+import { ClusterformError } from "../../../core/errors";
 import { carryOut } from "../../../core/plan/operation";
 import { type OperationContext, type ResourceOperations, withPartialState } from "../../../core/contract";
-import { cmasshClient, findCluster, isAlreadyExists, toPlatformLabels, waitForRunning } from "../common";
+import { CMASSH_EXISTS, cmasshClient, findCluster, toPlatformLabels, waitForRunning } from "../common";
 import { deadlineFor, readDeadline } from "../../fields";
 import { NODE_POOL_TIMEOUTS, type NodePoolInputs } from "./schema";
 
@@ -82,27 +82,22 @@ export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
     const { clusterName, count } = inputs;
     const name = inputs.name!;
     const id = poolId(clusterName, name);
-    // AddNodePool is not retried by the client; a transient failure may have lost the answer of a
-    // pool that was added, which the next attempt learns from its ALREADY_EXISTS.
-    let sent = false;
-    for (let attempt = 0; ; attempt++) {
-      try {
+    // cma-ssh has no call that reads a pool: AddNodePool's "already exists" is the only sign of
+    // one, whether an earlier attempt whose answer was lost added it or an interrupted run did.
+    const { taken } = await createOrAdopt(ctx, {
+      operation: `AddNodePool pool ${JSON.stringify(name)} of cluster ${JSON.stringify(clusterName)}`,
+      deadline,
+      existing: id,
+      send: async () => {
         await client.addNodePool(clusterName, addSpec(inputs, name), { deadline });
-        break;
-      } catch (err) {
-        if (isAlreadyExists(err)) {
-          if (sent) break;
-          if (!inputs.autoNamed) throw foreignPool(clusterName, name);
-          // Left behind by an interrupted run of this very resource: adopt it at the desired size.
-          ctx.confirmAdoption(`AddNodePool pool ${JSON.stringify(name)} of cluster ${JSON.stringify(clusterName)}`, { identity: id, id });
-          await client.scaleNodePool(clusterName, [{ name, count }], { deadline });
-          break;
-        }
-        if (!isLostAnswer(err) || deadline.expired()) throw err;
-        sent = true;
-        await realSleep(Math.min(backoffDelayMs(Math.min(attempt, 6)), deadline.remainingMs()));
-      }
-    }
+        return id;
+      },
+      identify: () => ({ identity: id, id }),
+      foreign: () => (inputs.autoNamed ? undefined : foreignPool(clusterName, name)),
+      exists: CMASSH_EXISTS,
+    });
+    // Left behind by an interrupted run of this very resource: adopted at the desired size.
+    if (taken === "adopted") await client.scaleNodePool(clusterName, [{ name, count }], { deadline });
     return { id, outs: await settle(ctx, clusterName, id, { ...inputs, clusterStatus: "UNKNOWN" }, deadline, poolStep(name, "AddNodePool")) };
   },
 

@@ -2,8 +2,8 @@ import type { PelotonClient } from "../../../clients/peloton/client";
 import type { ResourcePoolSpecInput } from "../../../clients/peloton/types";
 import { ReservationType, type ResourcePoolInfo, SchedulingPolicy } from "../../../../proto/gen/peloton/api/v1alpha/respool/respool_pb";
 import type { Deadline } from "../../../core/deadline";
-import { ClusterformError, isTransient } from "../../../core/errors";
-import { backoffDelayMs, realSleep } from "../../../core/retry";
+import { createOrAdopt } from "../../../core/create-or-adopt";
+import { ClusterformError } from "../../../core/errors";
 import type { CreateContext, ResourceOperations } from "../../../core/contract";
 import { deadlineFor, readDeadline } from "../../fields";
 import { isNotFound, orMissing, pelotonClient } from "../common";
@@ -51,33 +51,29 @@ export function outputsOf(info: ResourcePoolInfo): Props {
 
 /**
  * Creates the pool under its deterministic id, or adopts it when an interrupted `up` already did
- * (after the core confirms it cannot be a pool a replacement is about to delete). A transient
- * failure is followed by a look before another create: the first may have landed.
+ * (after the core confirms it cannot be a pool a replacement is about to delete), setting its spec
+ * to the inputs under the parent it has.
  */
-async function createOrAdopt(ctx: CreateContext, inputs: ResourcePoolInputs, deadline: Deadline): Promise<void> {
+async function createPool(ctx: CreateContext, inputs: ResourcePoolInputs, deadline: Deadline): Promise<void> {
   const client = await pelotonClient(ctx.config);
   const id = inputs.respoolId!;
-  const operation = `CreateResourcePool pool ${q(inputs.name)} (id ${id})`;
-  let sent = false;
-  for (let attempt = 1; ; attempt++) {
-    const existing = await orMissing(() => client.getResourcePool(id, { deadline }));
-    if (existing) {
-      if (sent) return;
-      ctx.confirmAdoption(operation, { identity: id, id });
-      const parent = existing.respool.parent?.value ?? ROOT;
-      await client.updateResourcePool(id, toPoolSpec(inputs, parent), { deadline });
-      return;
-    }
-    const parent = await parentId(client, inputs.parent, deadline);
-    try {
-      sent = true;
+  // The value is the pool's parent id.
+  const { value: parent, taken } = await createOrAdopt(ctx, {
+    operation: `CreateResourcePool pool ${q(inputs.name)} (id ${id})`,
+    deadline,
+    find: async () => {
+      const found = await orMissing(() => client.getResourcePool(id, { deadline }));
+      return found && (found.respool.parent?.value ?? ROOT);
+    },
+    send: async () => {
+      const parent = await parentId(client, inputs.parent, deadline);
       await client.createResourcePool(toPoolSpec(inputs, parent), { respoolId: id, deadline });
-      return;
-    } catch (err) {
-      if (!isTransient(err) || deadline.expired()) throw err;
-      await realSleep(Math.min(backoffDelayMs(attempt), deadline.remainingMs()));
-    }
-  }
+      return parent;
+    },
+    identify: () => ({ identity: id, id }),
+    target: "the pool",
+  });
+  if (taken === "adopted") await client.updateResourcePool(id, toPoolSpec(inputs, parent), { deadline });
 }
 
 /** The error of a delete refused because the pool still has children or jobs, naming them. */
@@ -104,7 +100,7 @@ async function busyPool(client: PelotonClient, id: string, cause: ClusterformErr
 export const resourcePoolOperations: ResourceOperations<ResourcePoolInputs> = {
   async create(ctx, inputs) {
     const deadline = deadlineFor(inputs, "create", POOL_TIMEOUTS);
-    await createOrAdopt(ctx, inputs, deadline);
+    await createPool(ctx, inputs, deadline);
     const id = inputs.respoolId!;
     const { respool } = await (await pelotonClient(ctx.config)).getResourcePool(id, { deadline });
     return { id, outs: outputsOf(respool) };

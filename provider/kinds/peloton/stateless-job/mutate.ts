@@ -2,8 +2,8 @@ import type { PelotonClient } from "../../../clients/peloton/client";
 import type { JobDetail } from "../../../clients/peloton/job-methods";
 import type { JobRef } from "../../../clients/peloton/types";
 import type { Deadline } from "../../../core/deadline";
-import { ClusterformError, isTransient } from "../../../core/errors";
-import { backoffDelayMs, realSleep } from "../../../core/retry";
+import { sendUnlessDone } from "../../../core/create-or-adopt";
+import { ClusterformError } from "../../../core/errors";
 import { describeWorkflow } from "./job-status";
 
 /** One mutating JobService call and how to tell whether it is still needed. */
@@ -41,8 +41,9 @@ function conflict(m: JobMutation, read: string, now: JobDetail, cause: Clusterfo
 /**
  * Sends `m` with the job's current entity version. A stale version (someone else changed the job
  * between the read and the call) is re-read: when the change is still needed it is sent once more,
- * and a second conflict is reported with what changed. A transient failure may have landed, so the
- * job is re-read before the call is sent again, within the deadline.
+ * and a second conflict is reported with what changed. Other failures follow the call policy
+ * (core/create-or-adopt.ts sendUnlessDone): the job is read again before the call is sent again,
+ * since a call whose answer was lost may have landed, and a call no longer needed is not sent.
  */
 export async function mutateJob(
   client: PelotonClient,
@@ -52,26 +53,31 @@ export async function mutateJob(
   first?: JobDetail,
   warn?: (message: string) => Promise<void>,
 ): Promise<MutationOutcome> {
-  let detail = first ?? (await client.getJob(jobId, { deadline }));
+  // `unread` is the caller's read, used by the first look; `current` is what the next send works from.
+  let unread = first;
+  let current: JobDetail | undefined;
   let conflicts = 0;
-  for (let attempt = 1; ; attempt++) {
-    if (!m.needed(detail)) return { sent: false, detail };
-    const version = versionOf(detail);
-    try {
-      return { sent: true, ref: await m.send({ jobId, version }) };
-    } catch (err) {
-      const e = ClusterformError.from(err, m.operation);
-      if (isStaleVersion(e)) {
-        detail = await client.getJob(jobId, { deadline });
-        if (++conflicts > 1) throw conflict(m, version, detail, e);
-        if (m.needed(detail)) {
-          await warn?.(`job ${jobId} was changed by someone else (version ${version} -> ${versionOf(detail)}, ${describeWorkflow(detail)}); ${m.operation.split(" ")[0]} is still needed and is sent again`);
-        }
-        continue;
+  const read = () => client.getJob(jobId, { deadline });
+  const look = async (): Promise<MutationOutcome | undefined> => {
+    current = unread ?? (await read());
+    unread = undefined;
+    return m.needed(current) ? undefined : { sent: false, detail: current };
+  };
+  // A stale version is an answer, not a failure of the policy's: read, and send once more if still needed.
+  const send = async (): Promise<MutationOutcome> => {
+    while (true) {
+      const version = versionOf(current!);
+      try {
+        return { sent: true, ref: await m.send({ jobId, version }) };
+      } catch (err) {
+        const e = ClusterformError.from(err, m.operation);
+        if (!isStaleVersion(e)) throw e;
+        current = await read();
+        if (++conflicts > 1) throw conflict(m, version, current, e);
+        if (!m.needed(current)) return { sent: false, detail: current };
+        await warn?.(`job ${jobId} was changed by someone else (version ${version} -> ${versionOf(current)}, ${describeWorkflow(current)}); ${m.operation.split(" ")[0]} is still needed and is sent again`);
       }
-      if (!isTransient(e) || deadline.expired()) throw e;
-      await realSleep(Math.min(backoffDelayMs(attempt), deadline.remainingMs()));
-      detail = await client.getJob(jobId, { deadline });
     }
-  }
+  };
+  return sendUnlessDone({ operation: m.operation, deadline, look, lookFirst: true, send });
 }

@@ -1,8 +1,8 @@
 import type { JobDetail } from "../../../clients/peloton/job-methods";
 import { JobState } from "../../../../proto/gen/peloton/api/v1alpha/job/stateless/stateless_pb";
 import type { Deadline } from "../../../core/deadline";
-import { ClusterformError, isTransient } from "../../../core/errors";
-import { backoffDelayMs, realSleep } from "../../../core/retry";
+import { ALREADY_EXISTS } from "../../../core/call-policy";
+import { createOrAdopt } from "../../../core/create-or-adopt";
 import { deadlineFor, readDeadline } from "../../fields";
 import { type CreateContext, type OperationContext, PartialStateError, type ResourceOperations, withPartialState } from "../../../core/contract";
 import { isNotFound, orMissing, pelotonClient } from "../common";
@@ -28,37 +28,36 @@ async function rolloutContext(ctx: OperationContext, jobId: string, deadline: De
 
 /**
  * Sends CreateJob under the deterministic job id, unless the job exists: then it is what an
- * interrupted create of this resource left (the core confirms it may be adopted) and is returned.
- * A transient failure is followed by a look before another create: the first may have landed.
+ * interrupted create of this resource left (the core confirms it may be adopted) and is returned
+ * to be rolled to the inputs. A job an earlier send of this create made (its answer lost) is
+ * waited for like a created one.
  */
-async function createOrAdopt(ctx: CreateContext, inputs: StatelessJobInputs, deadline: Deadline): Promise<JobDetail | undefined> {
+async function createJob(ctx: CreateContext, inputs: StatelessJobInputs, deadline: Deadline): Promise<JobDetail | undefined> {
   const client = await pelotonClient(ctx.config);
   const jobId = inputs.jobId!;
   const policy = toUpdateSpec(inputs.updatePolicy);
-  let sent = false;
-  for (let attempt = 1; ; attempt++) {
-    const existing = await orMissing(() => client.getJob(jobId, { deadline }));
-    if (existing) {
-      if (sent) return undefined;
-      ctx.confirmAdoption(`CreateJob job ${q(inputs.name)} (id ${jobId})`, { identity: jobId, id: jobId });
-      return existing;
-    }
-    try {
-      sent = true;
-      const createSpec = {
-        batchSize: policy.batchSize,
-        maxInstanceRetries: policy.maxInstanceRetries,
-        maxTolerableInstanceFailures: policy.maxTolerableInstanceFailures,
-        startPaused: policy.startPaused,
-      };
+  const createSpec = {
+    batchSize: policy.batchSize,
+    maxInstanceRetries: policy.maxInstanceRetries,
+    maxTolerableInstanceFailures: policy.maxTolerableInstanceFailures,
+    startPaused: policy.startPaused,
+  };
+  const { value, taken } = await createOrAdopt<{ detail?: JobDetail }>(ctx, {
+    operation: `CreateJob job ${q(inputs.name)} (id ${jobId})`,
+    deadline,
+    find: async () => {
+      const detail = await orMissing(() => client.getJob(jobId, { deadline }));
+      return detail && { detail };
+    },
+    send: async () => {
       await client.createJob(toJobSpec(inputs), { jobId, createSpec, opaqueData: specOpaque(inputs), deadline });
-      return undefined;
-    } catch (err) {
-      const exists = err instanceof ClusterformError && err.code === "AlreadyExists";
-      if (!(isTransient(err) || exists) || deadline.expired()) throw err;
-      await realSleep(Math.min(backoffDelayMs(attempt), deadline.remainingMs()));
-    }
-  }
+      return {};
+    },
+    identify: () => ({ identity: jobId, id: jobId }),
+    exists: ALREADY_EXISTS,
+    target: "the job",
+  });
+  return taken === "adopted" ? value.detail : undefined;
 }
 
 /**
@@ -85,7 +84,7 @@ export const statelessJobOperations: ResourceOperations<StatelessJobInputs> = {
   async create(ctx, inputs) {
     const deadline = deadlineFor(inputs, "create", JOB_TIMEOUTS);
     const jobId = inputs.jobId!;
-    const adopted = await createOrAdopt(ctx, inputs, deadline);
+    const adopted = await createJob(ctx, inputs, deadline);
     const rc = await rolloutContext(ctx, jobId, deadline);
     try {
       if (adopted) await rollTo(rc, inputs, true, adopted);

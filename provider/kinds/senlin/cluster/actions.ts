@@ -1,8 +1,9 @@
 import type { SenlinClient } from "../../../clients/senlin/client";
 import type { Action } from "../../../clients/senlin/types";
 import type { Deadline } from "../../../core/deadline";
-import { ClusterformError, isTransient } from "../../../core/errors";
-import { backoffDelayMs, realSleep } from "../../../core/retry";
+import { type Answer, isAnswer } from "../../../core/call-policy";
+import { sendUnlessDone } from "../../../core/create-or-adopt";
+import { ClusterformError } from "../../../core/errors";
 import { waitFor } from "../../../core/wait";
 
 /** Action statuses that end an action without success. */
@@ -13,11 +14,11 @@ const FAILED_STATUSES = new Set(["FAILED", "CANCELLED"]);
  * down. Other 409s (a delete refused while policies are attached, a node that is not an orphan)
  * need something done first and are not waited out.
  */
-const BUSY = /conflicts with|cooldown|cooling down|in progress|is in status|locked/i;
+const BUSY: Answer = { code: "Conflict", message: /conflicts with|cooldown|cooling down|in progress|is in status|locked/i, means: "the cluster is busy" };
 
 /** True when the server refused a request only because the cluster is busy. */
 export function isBusy(err: unknown): boolean {
-  return err instanceof ClusterformError && err.code === "Conflict" && BUSY.test(err.platformMessage);
+  return err instanceof ClusterformError && isAnswer(err, BUSY);
 }
 
 /** What running one action needs. */
@@ -31,23 +32,22 @@ export interface ActionRun {
 
 /**
  * Sends a request that starts an action, waiting out a busy cluster (409: another action runs or
- * it cools down) and transient failures within the deadline; answers the action id.
+ * it cools down) and transient failures by the call policy, within the deadline; answers the action
+ * id. An action is not an object a look could find, so a request whose answer was lost is sent
+ * again as it is (as before the call policy): while the first one runs Senlin refuses it as busy,
+ * and a resize to an exact capacity or an update to given values sent twice ends the same; an
+ * attach or detach that had landed is refused the second time and fails the step.
  * @param what - the request, e.g. `ResizeCluster cluster "web"`.
  */
 export async function startAction(run: ActionRun, what: string, send: () => Promise<string>): Promise<string> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await send();
-    } catch (err) {
-      const busy = isBusy(err);
-      if (!(busy || isTransient(err))) throw err;
-      const delayMs = Math.min(backoffDelayMs(Math.min(attempt, 6)), run.deadline.remainingMs());
-      if (delayMs <= 0 || run.deadline.expired()) throw err;
-      const reason = err instanceof ClusterformError ? err.platformMessage : String(err);
-      run.progress?.(`${what}: ${busy ? "the cluster is busy" : "a transient failure"} (${reason}); trying again`);
-      await realSleep(delayMs);
-    }
-  }
+  return sendUnlessDone({
+    operation: what,
+    deadline: run.deadline,
+    send,
+    answers: { transient: [BUSY] },
+    progress: run.progress,
+    unreachableMs: run.unreachableMs,
+  });
 }
 
 /**

@@ -2,8 +2,8 @@ import type { SenlinClient } from "../../../clients/senlin/client";
 import type { Cluster, ClusterUpdate } from "../../../clients/senlin/types";
 import { resolveUnreachableTimeoutMs } from "../../../core/config";
 import type { Deadline } from "../../../core/deadline";
-import { ClusterformError, isLostAnswer } from "../../../core/errors";
-import { backoffDelayMs, realSleep } from "../../../core/retry";
+import { createOrAdopt } from "../../../core/create-or-adopt";
+import { ClusterformError } from "../../../core/errors";
 import { waitFor } from "../../../core/wait";
 import { deadlineFor, readDeadline } from "../../fields";
 import { type CreateContext, type OperationContext, PartialStateError, type ResourceOperations, withPartialState } from "../../../core/contract";
@@ -121,39 +121,38 @@ function createRequestOf(inputs: Inputs) {
   };
 }
 
+type Accepted = Awaited<ReturnType<SenlinClient["createCluster"]>>;
+
 /**
- * Creates the cluster, or adopts the one an interrupted run of this resource created; answers its
- * id. Senlin gives a create no idempotency key and allows duplicate names, so a create that failed
- * transiently (its answer may have been lost after the cluster was made) is never simply resent:
- * the owner marker is looked up first, and a cluster found then is the one this call made.
+ * Creates the cluster, or takes the one an interrupted run of this resource (or an earlier send of
+ * this create whose answer was lost) created; answers its id. Senlin gives a create no idempotency
+ * key and allows duplicate names, so the owner marker is what is looked for before every send.
  */
-async function createOrAdopt(ctx: CreateContext, run: ActionRun, inputs: Inputs): Promise<{ id: string; adopted: boolean }> {
+async function createCluster(ctx: CreateContext, run: ActionRun, inputs: Inputs): Promise<{ id: string; adopted: boolean }> {
   const { client, deadline } = run;
   const operation = `CreateCluster cluster ${q(inputs.name)}`;
-  let sent = false;
-  for (let attempt = 0; ; attempt++) {
-    const owned = await findOwned(client, inputs, deadline);
-    if (owned) {
-      if (!sent) ctx.confirmAdoption(operation, { identity: `owner ${inputs.owner}`, id: owned.id });
-      return { id: owned.id, adopted: true };
-    }
-    let accepted: Awaited<ReturnType<SenlinClient["createCluster"]>>;
-    try {
-      sent = true;
-      accepted = await client.createCluster(createRequestOf(inputs), { deadline });
-    } catch (err) {
-      if (!isLostAnswer(err) || deadline.expired()) throw err;
-      run.progress?.(`${operation}: a transient failure (${err instanceof ClusterformError ? err.platformMessage : String(err)}); looking for the cluster before trying again`);
-      await realSleep(Math.min(backoffDelayMs(Math.min(attempt, 6)), deadline.remainingMs()));
-      continue;
-    }
-    try {
-      await waitForAction(run, operation, accepted.actionId);
-    } catch (err) {
-      throw withPartialState(err, accepted.value.id, { ...inputs, policies: [], ...outputsOf(accepted.value), status: "ERROR" });
-    }
-    return { id: accepted.value.id, adopted: false };
+  // Only a create sent now answers its action; a cluster found (landed or adopted) is waited for apart.
+  const { value } = await createOrAdopt<{ id: string; accepted?: Accepted }>(ctx, {
+    operation,
+    deadline,
+    find: async () => {
+      const owned = await findOwned(client, inputs, deadline);
+      return owned && { id: owned.id };
+    },
+    send: async () => {
+      const accepted = await client.createCluster(createRequestOf(inputs), { deadline });
+      return { id: accepted.value.id, accepted };
+    },
+    identify: (found) => ({ identity: `owner ${inputs.owner}`, id: found.id }),
+    target: "the cluster",
+  });
+  if (!value.accepted) return { id: value.id, adopted: true };
+  try {
+    await waitForAction(run, operation, value.accepted.actionId);
+  } catch (err) {
+    throw withPartialState(err, value.id, { ...inputs, policies: [], ...outputsOf(value.accepted.value), status: "ERROR" });
   }
+  return { id: value.id, adopted: false };
 }
 
 /**
@@ -197,7 +196,7 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
   async create(ctx, inputs) {
     const client = await senlinClient(ctx.config);
     const run = runFor(ctx, client, deadlineFor(inputs, "create", CLUSTER_TIMEOUTS));
-    const { id, adopted } = await createOrAdopt(ctx, run, inputs);
+    const { id, adopted } = await createCluster(ctx, run, inputs);
     const done = new Map<string, boolean>();
     try {
       if (adopted) await waitCreated(run, id);

@@ -3,7 +3,8 @@ import type { Policy, TypedSpec } from "../../../clients/senlin/types";
 import type { Deadline } from "../../../core/deadline";
 import { deadlineFor, readDeadline } from "../../fields";
 import type { ResourceOperations } from "../../../core/contract";
-import { createOrAdopt, deleteUnlessGone, leftoverAmong, orMissing } from "../catalog-ops";
+import { createOrAdopt } from "../../../core/create-or-adopt";
+import { deleteUnlessGone, leftoverAmong, orMissing } from "../catalog-ops";
 import { senlinClient } from "../client";
 import { sameSpec } from "../typed-spec";
 import { POLICY_TIMEOUTS, type PolicyInputs } from "./schema";
@@ -22,7 +23,7 @@ export function policyOutputsOf(policy: Policy): Props {
 /**
  * A policy an interrupted create of this resource left: its name and spec (a derived name holds a
  * hash of the owner, so no other resource derives it), attached to no cluster (an attached one is
- * recorded in a state: see createOrAdopt).
+ * recorded in a state: see leftoverAmong in catalog-ops.ts).
  */
 async function findLeftover(client: SenlinClient, inputs: Inputs, deadline: Deadline, adoptInUse: boolean): Promise<Policy | undefined> {
   const named = await client.listPolicies({ filters: { name: inputs.name! } }, { deadline });
@@ -38,14 +39,15 @@ export const policyOperations: ResourceOperations<PolicyInputs> = {
     const client = await senlinClient(ctx.config);
     const deadline = deadlineFor(inputs, "create", POLICY_TIMEOUTS);
     const operation = `CreatePolicy policy ${q(inputs.name)}`;
-    const policy = await createOrAdopt(
+    const { value: policy } = await createOrAdopt(ctx, {
       operation,
       deadline,
-      () => findLeftover(client, inputs, deadline, ctx.adoptInUse),
-      () => client.createPolicy(inputs.name!, inputs.spec as TypedSpec, { deadline }),
-      ctx.report.progress,
-      ctx.adopting,
-    );
+      find: () => findLeftover(client, inputs, deadline, ctx.adoptInUse),
+      send: () => client.createPolicy(inputs.name!, inputs.spec as TypedSpec, { deadline }),
+      identify: (found) => ({ identity: inputs.owner, id: found.id }),
+      adoption: "self",
+      target: "the policy",
+    });
     return { id: policy.id, outs: policyOutputsOf(policy) };
   },
 

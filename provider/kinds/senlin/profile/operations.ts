@@ -5,7 +5,8 @@ import { carryOut } from "../../../core/plan/operation";
 import { ClusterformError } from "../../../core/errors";
 import { deadlineFor, readDeadline } from "../../fields";
 import type { ResourceOperations } from "../../../core/contract";
-import { createOrAdopt, deleteUnlessGone, leftoverAmong, orMissing } from "../catalog-ops";
+import { createOrAdopt } from "../../../core/create-or-adopt";
+import { deleteUnlessGone, leftoverAmong, orMissing } from "../catalog-ops";
 import { senlinClient } from "../client";
 import { sameSpec } from "../typed-spec";
 import { OWNER_KEY, PROFILE_TIMEOUTS, type ProfileInputs } from "./schema";
@@ -27,7 +28,7 @@ function metadataOf(inputs: Inputs): Record<string, unknown> {
 
 /**
  * A profile an interrupted create of this resource left: its name, owner marker and spec, and used
- * by no cluster or node (a used one is recorded in a state: see createOrAdopt), or in use too when
+ * by no cluster or node (a used one is recorded in a state: see leftoverAmong in catalog-ops.ts), or in use too when
  * the engine records states late (`adoptInUse`: core/engine.ts recordsStateAtEnd).
  */
 async function findLeftover(client: SenlinClient, inputs: Inputs, deadline: Deadline, adoptInUse: boolean): Promise<Profile | undefined> {
@@ -48,14 +49,15 @@ export const profileOperations: ResourceOperations<ProfileInputs> = {
     const client = await senlinClient(ctx.config);
     const deadline = deadlineFor(inputs, "create", PROFILE_TIMEOUTS);
     const operation = `CreateProfile profile ${q(inputs.name)}`;
-    const profile = await createOrAdopt(
+    const { value: profile } = await createOrAdopt(ctx, {
       operation,
       deadline,
-      () => findLeftover(client, inputs, deadline, ctx.adoptInUse),
-      () => client.createProfile(inputs.name!, inputs.spec as TypedSpec, metadataOf(inputs), { deadline }),
-      ctx.report.progress,
-      ctx.adopting,
-    );
+      find: () => findLeftover(client, inputs, deadline, ctx.adoptInUse),
+      send: () => client.createProfile(inputs.name!, inputs.spec as TypedSpec, metadataOf(inputs), { deadline }),
+      identify: (found) => ({ identity: inputs.owner, id: found.id }),
+      adoption: "self",
+      target: "the profile",
+    });
     return { id: profile.id, outs: profileOutputsOf(profile) };
   },
 

@@ -1,8 +1,9 @@
 import type { VclusterClient } from "../../../clients/vcluster/client";
 import type { SnapshotState } from "../../../clients/vcluster/types";
 import type { Deadline } from "../../../core/deadline";
-import { ClusterformError, isLostAnswer } from "../../../core/errors";
-import { backoffDelayMs, realSleep } from "../../../core/retry";
+import { ALREADY_EXISTS } from "../../../core/call-policy";
+import { createOrAdopt } from "../../../core/create-or-adopt";
+import { ClusterformError } from "../../../core/errors";
 import { waitFor } from "../../../core/wait";
 import { carryOut } from "../../../core/plan/operation";
 import { type CreateContext, type OperationContext, PartialStateError, type ResourceOperations } from "../../../core/contract";
@@ -66,41 +67,35 @@ async function findOwn(client: VclusterClient, inputs: Inputs, operation: string
 }
 
 /**
- * Creates the snapshot, or adopts the one an interrupted run of this resource created. SnapshotVCluster
- * is not retried by the client: after a transient failure (the snapshot may have been taken and the
- * answer lost) the snapshot's name is looked up before it is sent again.
+ * Takes the snapshot, or adopts the one an interrupted run of this resource took. SnapshotVCluster
+ * is not retried by the client: the snapshot's name is looked up before every send, and a
+ * snapshot of that name without this resource's label is refused even after a lost answer.
  */
-async function createOrAdopt(ctx: CreateContext, inputs: Inputs, deadline: Deadline): Promise<SnapshotState> {
+async function takeSnapshot(ctx: CreateContext, inputs: Inputs, deadline: Deadline): Promise<SnapshotState> {
   const client = await vclusterClient(ctx.config);
   const operation = `SnapshotVCluster snapshot ${JSON.stringify(key(inputs))} of vcluster ${JSON.stringify(inputs.vclusterName)}`;
-  const existing = await findOwn(client, inputs, operation, deadline);
-  if (existing) {
-    ctx.confirmAdoption(operation, { identity: key(inputs), id: existing.id });
-    return existing;
-  }
-  for (let attempt = 0; ; attempt++) {
-    await waitForSnapshottable(ctx, inputs, deadline);
-    try {
-      const { snapshot } = await client.snapshotVCluster(
-        {
-          name: inputs.vclusterName,
-          namespace: inputs.namespace,
-          snapshotName: inputs.name,
-          description: inputs.description ?? "",
-          retentionHours: inputs.retentionHours ?? 0,
-          labels: platformLabels({ labels: inputs.labels, owner: inputs.owner }),
-          includeWorkloads: inputs.includeWorkloads ?? false,
-        },
-        { deadline },
-      );
-      return snapshot;
-    } catch (err) {
-      if (!isLostAnswer(err) || deadline.expired()) throw err;
-      await realSleep(Math.min(backoffDelayMs(Math.min(attempt, 6)), deadline.remainingMs()));
-      const landed = await findOwn(client, inputs, operation, deadline);
-      if (landed) return landed;
-    }
-  }
+  const request = {
+    name: inputs.vclusterName,
+    namespace: inputs.namespace,
+    snapshotName: inputs.name,
+    description: inputs.description ?? "",
+    retentionHours: inputs.retentionHours ?? 0,
+    labels: platformLabels({ labels: inputs.labels, owner: inputs.owner }),
+    includeWorkloads: inputs.includeWorkloads ?? false,
+  };
+  const { value } = await createOrAdopt(ctx, {
+    operation,
+    deadline,
+    find: () => findOwn(client, inputs, operation, deadline),
+    send: async () => {
+      await waitForSnapshottable(ctx, inputs, deadline);
+      return (await client.snapshotVCluster(request, { deadline })).snapshot;
+    },
+    identify: (found) => ({ identity: key(inputs), id: found.id }),
+    exists: ALREADY_EXISTS,
+    target: "the snapshot",
+  });
+  return value;
 }
 
 /**
@@ -138,7 +133,7 @@ async function waitForReady(ctx: OperationContext, id: string, inputs: Inputs, d
 export const snapshotOperations: ResourceOperations<SnapshotInputs> = {
   async create(ctx, inputs) {
     const deadline = deadlineFor(inputs, "create", SNAPSHOT_TIMEOUTS);
-    const first = await createOrAdopt(ctx, inputs, deadline);
+    const first = await takeSnapshot(ctx, inputs, deadline);
     try {
       const ready = await waitForReady(ctx, first.id, inputs, deadline);
       return { id: ready.id, outs: outputsOf(ready) };

@@ -2,13 +2,13 @@ import type { VclusterClient } from "../../../clients/vcluster/client";
 import type { VClusterRef } from "../../../clients/vcluster/requests";
 import type { PhaseName, VClusterState } from "../../../clients/vcluster/types";
 import type { Deadline } from "../../../core/deadline";
-import { ClusterformError, isLostAnswer } from "../../../core/errors";
-import { backoffDelayMs, realSleep } from "../../../core/retry";
+import { sendUnlessDone } from "../../../core/create-or-adopt";
+import { ClusterformError } from "../../../core/errors";
 import { deepEqual } from "../../../core/planner";
 import { carryOut, type PlannedOperation } from "../../../core/plan/operation";
 import { type OperationContext, PartialStateError, type ResourceOperations, withPartialState } from "../../../core/contract";
 import { deadlineFor, readDeadline } from "../../fields";
-import { findVCluster, isNotFound, platformLabels, vclusterClient } from "../common";
+import { findVCluster, isNotFound, keyOf, platformLabels, vclusterClient } from "../common";
 import { waitForGone, waitForPhase, waitForVCluster } from "../wait";
 import { createOrAdopt } from "./create";
 import { VCLUSTER_FIELDS, VCLUSTER_TIMEOUTS, type VClusterInputs } from "./schema";
@@ -39,19 +39,30 @@ const LANDED: Readonly<Record<Exclude<Step["call"], "UpdateVCluster">, (s: VClus
   SuspendVCluster: (s) => s.phase === "SUSPENDED",
 };
 
-/** Sends a step's call; after a transient failure, sends it again only if the vcluster shows it did not land. */
+/**
+ * Sends a step's call. UpdateVCluster is idempotent and retried by the client; a phase call that
+ * failed is sent again by the call policy, after a lost answer only if the vcluster shows it did
+ * not land.
+ */
 async function sendStep(client: VclusterClient, ref: VClusterRef, news: Inputs, step: Step, deadline: Deadline): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await CALLS[step.call](client, ref, news, step, deadline);
-      return;
-    } catch (err) {
-      if (step.call === "UpdateVCluster" || !isLostAnswer(err) || deadline.expired()) throw err;
-      await realSleep(Math.min(backoffDelayMs(Math.min(attempt, 6)), deadline.remainingMs()));
-      const live = await findVCluster(client, ref, deadline);
-      if (live && LANDED[step.call](live, news)) return;
-    }
+  const call = step.call;
+  if (call === "UpdateVCluster") {
+    await CALLS[call](client, ref, news, step, deadline);
+    return;
   }
+  await sendUnlessDone({
+    operation: `${call} vcluster ${JSON.stringify(keyOf(ref))}`,
+    deadline,
+    send: async () => {
+      await CALLS[call](client, ref, news, step, deadline);
+      return true;
+    },
+    look: async (lost) => {
+      if (!lost) return undefined;
+      const live = await findVCluster(client, ref, deadline);
+      return live && LANDED[call](live, news) ? true : undefined;
+    },
+  });
 }
 
 /** The input fields a step applies, to record exactly what was done if a later step fails. */
