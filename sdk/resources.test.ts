@@ -91,3 +91,11 @@ describe("the native classes (clusterform/native)", () => {
     expect(pulumi.isSecret(registration.inputs.senlinPassword) || JSON.stringify(registration.inputs).includes("4dabf18193072939515e22adb298388d")).toBe(true);
   });
 });
+
+describe("the provider's own inputs of a dynamic resource", () => {
+  it("are each explained in docs/lifecycle.md, where users look when `pulumi preview --diff` shows them", async () => {
+    const { HIDDEN_INPUTS } = await import("./internal/resource");
+    const doc = (await import("node:fs")).readFileSync(`${__dirname}/../docs/lifecycle.md`, "utf8");
+    for (const field of HIDDEN_INPUTS.filter((f) => f !== "__provider")) expect(doc, field).toMatch(new RegExp(`^\\| \`${field}\` \\| `, "m"));
+  });
+});

@@ -1,4 +1,4 @@
-import type { ConfigReader } from "./config";
+import type { ConfigReader, Platform } from "./config";
 import type { CheckFailure } from "./validation";
 import type { PlannedOperation, UpdatePlan } from "./plan/operation";
 
@@ -86,6 +86,36 @@ export interface ResourceOperations<I> {
    */
   update(ctx: OperationContext, id: string, olds: Props, news: I & Props, plan: UpdatePlan): Promise<Props>;
   delete(ctx: OperationContext, id: string, props: Props): Promise<void>;
+}
+
+/** What the platform reports of one object, as raw inputs and outputs. */
+export interface LiveObject {
+  /** The inputs the platform reports, in the definitions' keys; without owner, resourceName and autoNamed. */
+  inputs: Props;
+  /** The outputs, as create records them (secrets such as a kubeconfig included: the schema marks them). */
+  outputs: Props;
+  /**
+   * Inputs `check` reads as the old ones, for kinds whose check derives an id from them (a Peloton
+   * pool's or job's UUID): the object's own id is kept instead of one derived for the importer. @default {}
+   */
+  prior?: Props;
+  /** The inputs this object's platform could not report, when they differ by object. @default the definition's `unreported` */
+  unreported?: readonly string[];
+}
+
+/** How one kind's objects are read by import id (the kind's import.ts, run by core/import.ts; the id's shape and example are in its definition). */
+export interface ImportDefinition {
+  /** The platform whose endpoint is read. */
+  platform: Platform;
+  /** The shape of the import id; a wrong shape fails before any call. */
+  idPattern: RegExp;
+  /**
+   * Valid stand-ins for the required inputs the platform cannot report, so that `check` can
+   * normalize the reported ones; they never reach the result. @default {}
+   */
+  placeholders?: Props;
+  /** Reads the object with `id` (matching {@link idPattern}). Returns undefined when there is none. Must only read. */
+  read(ctx: OperationContext, id: string): Promise<LiveObject | undefined>;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { type ConfigReader, type Platform, resolveEndpoint } from "./config";
-import type { CheckOutcome, OperationContext, Props } from "./contract";
+import type { CheckOutcome, ImportDefinition, LiveObject, OperationContext, Props } from "./contract";
 import type { Kind } from "./definition/kind";
 import { ClusterformError } from "./errors";
 import { ownerMarker } from "./naming";
@@ -34,36 +34,6 @@ export function importIdentityOf(urn: string): ImportIdentity {
   const [stack, project, , ...name] = parts;
   const resourceName = name.join("::");
   return { owner: ownerMarker(project, stack, resourceName), resourceName };
-}
-
-/** What the platform reports of one object, as raw inputs and outputs. */
-export interface LiveObject {
-  /** The inputs the platform reports, in the definitions' keys; without owner, resourceName and autoNamed. */
-  inputs: Props;
-  /** The outputs, as create records them (secrets such as a kubeconfig included: the schema marks them). */
-  outputs: Props;
-  /**
-   * Inputs `check` reads as the old ones, for kinds whose check derives an id from them (a Peloton
-   * pool's or job's UUID): the object's own id is kept instead of one derived for the importer. @default {}
-   */
-  prior?: Props;
-  /** The inputs this object's platform could not report, when they differ by object. @default the definition's `unreported` */
-  unreported?: readonly string[];
-}
-
-/** How one kind's objects are read by import id (the kind's import.ts; the id's shape and example are in its definition). */
-export interface ImportDefinition {
-  /** The platform whose endpoint is read. */
-  platform: Platform;
-  /** The shape of the import id; a wrong shape fails before any call. */
-  idPattern: RegExp;
-  /**
-   * Valid stand-ins for the required inputs the platform cannot report, so that `check` can
-   * normalize the reported ones; they never reach the result. @default {}
-   */
-  placeholders?: Props;
-  /** Reads the object with `id` (matching {@link idPattern}). Returns undefined when there is none. Must only read. */
-  read(ctx: OperationContext, id: string): Promise<LiveObject | undefined>;
 }
 
 /** What an import answers. */

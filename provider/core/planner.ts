@@ -13,7 +13,7 @@ export type FieldPolicy =
 export type PolicyTable = Readonly<Record<string, FieldPolicy>>;
 
 /**
- * Fields the engine, the SDK or the kit adds to every resource's inputs; spread into each table.
+ * Fields the engine, the SDK or the core adds to every resource's inputs; spread into each table.
  * `deleteBeforeReplace` mirrors the resource option, which decides how a replacement runs;
  * `resourceUrn` lets operations report progress on the resource's row; `owner` (the ownership
  * marker) and `resourceName` (the base of derived names) never change for one resource.

@@ -15,6 +15,7 @@ import { createCore } from "./runtime";
 
 type Props = Record<string, unknown>;
 interface WidgetInputs {
+  resourceName?: string;
   name: string;
   size: number;
   color?: string;
@@ -37,7 +38,7 @@ function widget(overrides: Partial<WidgetKind> = {}) {
   const def: WidgetKind = {
     type: "test:Widget",
     schema: z
-      .object({ name: z.string(), size: z.number(), color: z.string().optional(), owner: z.string().optional(), timeouts: z.string().optional() })
+      .object({ name: z.string(), size: z.number(), color: z.string().optional(), owner: z.string().optional(), resourceName: z.string().optional(), timeouts: z.string().optional() })
       .strict(),
     policies: {
       ...COMMON_IGNORED,
@@ -55,7 +56,7 @@ function widget(overrides: Partial<WidgetKind> = {}) {
     operations: {
       async create(ctx, inputs) {
         record("create", ctx.config.get("widget:endpoint"), inputs);
-        // A widget of this name exists already: the kit decides whether it may be adopted.
+        // A widget of this name exists already: the core decides whether it may be adopted.
         if (live.has(`w-${inputs.name}`)) ctx.confirmAdoption(`CreateWidget ${inputs.name}`, { identity: inputs.name, id: `w-${inputs.name}` });
         return { id: `w-${inputs.name}`, outs: { state: "READY", size: 0 } };
       },
@@ -365,5 +366,18 @@ describe("the core: a held object survives every engine and process combination"
     const olds = { name: "a", size: 1, owner: "o1" };
     expect(await core.diff(w.kind, { holder, id: "w-a", olds, news: { ...olds, name: "b" } })).toMatchObject({ replaces: ["name"], deleteFirst: false });
     expect(await core.diff(w.kind, { holder, id: "w-a", olds, news: { ...olds, color: "red" } })).toMatchObject({ replaces: ["color"], deleteFirst: true });
+  });
+});
+
+describe("the core: an import holds what it imported", () => {
+  it("keeps the imported object from another entry's delete in the same run, and refuses to import what another entry holds", async () => {
+    const w = widget();
+    const kind = { ...w.kind, importId: { shape: "`w-` and a name", example: "w-a" }, importer: async () => ({ platform: "cmassh", idPattern: /^w-/, read: async () => ({ inputs: { name: "a", size: 1 }, outputs: {} }) }) } as Kind;
+    const core = createCore({ engine: NATIVE_ENGINE, holds: new Holds(NATIVE_ENGINE, memoryHoldStore()), reporterFor: () => SILENT });
+    const importer = { key: "urn:b", label: "urn:b" };
+    await core.import(kind, { id: "w-a", identity: { owner: "o2", resourceName: "b" }, holder: importer });
+    expect(await core.delete(kind, { holder: { key: "urn:a", label: "urn:a" }, id: "w-a", state: { name: "a", size: 1 } })).toEqual({ kept: expect.stringContaining("urn:b holds it") });
+    await expect(core.import(kind, { id: "w-a", identity: { owner: "o3", resourceName: "c" }, holder: { key: "urn:c", label: "urn:c" } })).rejects.toThrow(/HELD: urn:b adopted that object in this run/);
+    expect(w.calls.filter((c) => c.op === "delete")).toEqual([]);
   });
 });

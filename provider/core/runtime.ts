@@ -49,8 +49,11 @@ export interface Core {
   update(kind: Kind, req: Request & { id: string; olds: Props; news: Props; timeoutSeconds?: number }): Promise<{ state: Props }>;
   /** Deletes the object, or keeps it when another entry (or this entry's live copy) holds it: holds.ts. */
   delete(kind: Kind, req: Request & { id: string; state: Props; timeoutSeconds?: number }): Promise<Deleted>;
-  /** Reads an existing object by its import id, as program inputs and state; only reads. */
-  import(kind: Kind, req: { id: string; identity: ImportIdentity }): Promise<ImportResult>;
+  /**
+   * Reads an existing object by its import id, as program inputs and state; only reads. The
+   * importing entry (`holder`, when the engine names it) holds the object from then on in this run.
+   */
+  import(kind: Kind, req: { id: string; identity: ImportIdentity; holder?: Holder }): Promise<ImportResult>;
 }
 
 /** The core of one provider process. */
@@ -162,10 +165,13 @@ export function createCore(options: CoreOptions): Core {
       });
     },
 
-    async import(kind, { id, identity }) {
+    async import(kind, { id, identity, holder }) {
       const importer = await kind.importer();
-      const check = (olds: Props, news: Props) => core.check(kind, { holder: { key: `import ${kind.type} ${id}`, label: `the import of ${id}` }, olds, news });
-      return importObject(kind, importer, id, identity, { config: reader, report: options.reporterFor(undefined) }, check);
+      const checking = holder ?? { key: `import ${kind.type} ${id}`, label: `the import of ${id}` };
+      const check = (olds: Props, news: Props) => core.check(kind, { holder: checking, olds, news });
+      const imported = await importObject(kind, importer, id, identity, { config: reader, report: options.reporterFor(holder) }, check);
+      if (holder) holds.created(holder, kind.type, imported.id, true);
+      return imported;
     },
   };
   return core;

@@ -4,7 +4,7 @@
 // generated tfplugin6 and go-plugin messages) and its libraries (Connect, protobuf-es, msgpack) as
 // ES modules, so the bundler leaves out what is never used (protobuf-es's well-known types, whose
 // descriptors it would otherwise build at load), and resolves some 180 files once, at build time.
-// The handler world (registry, kinds, handlers, clients, zod) stays outside, required from dist/ as
+// The rest (the core, the kinds, their clients, zod) stays outside, required from dist/ as
 // before and only when a call needs it. Run by `npm run build`, after tsc.
 import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";

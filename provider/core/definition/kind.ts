@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Props, ResourceOperations } from "../contract";
-import type { ImportDefinition } from "../import";
+import type { ImportDefinition } from "../contract";
 import type { KindPlanner } from "../plan/operation";
 import { COMMON_IGNORED, type FieldPolicy, type PolicyTable } from "../planner";
 import { type CheckFailure, durationString, orUnknown } from "../validation";
@@ -135,7 +135,7 @@ function timeoutsField(defaults: TimeoutDefaults): Field<Timeouts, false> {
 /**
  * Defines a kind's fields, each written once. The zod schema, the policy table, the
  * TypeScript input type, the SDK classes, the package schema and the reference docs all derive from
- * it (provider/core/definition/*-gen.ts, `npm run generate:schema`).
+ * it (provider/cli/codegen/, `npm run generate:schema`).
  * @throws Error when a user input has no change policy (every field must say how it changes).
  */
 export function defineFields<Fs extends Fields, Hs extends Fields, T extends string>(spec: FieldsSpec<Fs, Hs, T>): KindFields<Fs, Hs, T> {

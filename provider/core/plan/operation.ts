@@ -65,7 +65,7 @@ export interface UpdatePlan {
 /**
  * The one planning of an in-place update: the preview's report shows it and `update` carries it
  * out (issue 18), so the two cannot differ. Inputs an import could not read are taken from the
- * program first, as the kit's diff takes them.
+ * program first, as the core's diff takes them.
  */
 export function planUpdate(policies: PolicyTable, planner: KindPlanner, olds: Props, news: Props, id: string | undefined): UpdatePlan {
   const adopted = withUnreportedAdopted(olds, news);

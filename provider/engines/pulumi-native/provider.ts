@@ -8,6 +8,7 @@ import { failureInEngineNames, fromEngineNames, hiddenOf, toEngineNames } from "
 import type { Holder } from "../../core/engine";
 import { Holds, holdStoreFor } from "../../core/holds";
 import { type Core, createCore } from "../../core/runtime";
+import { importIdentityOf } from "../../core/import";
 import { IMPORT_UNREPORTED } from "../../core/unreported";
 import { kindOf } from "../../kinds";
 import { forEngine, partialStateForEngine } from "../pulumi-common/answers";
@@ -17,7 +18,7 @@ import { markSecret, unwrapSecrets } from "./secrets";
 import { configFromRequest, type ConfigureRequestLike } from "./provider-config";
 import { type RequestHooks, takeCurrentRequest, takeDiffOldInputs } from "./server-hooks";
 import { kindTypeOf, secretOutputsOf } from "./tokens";
-import { identityFromUrn, parseUrn } from "./urn";
+import { parseUrn } from "./urn";
 
 /*
  * The native plugin's provider object (served by `@pulumi/pulumi/provider`'s `main`), translated to
@@ -54,7 +55,7 @@ function holderOf(urn: string): Holder {
  */
 function inward(kind: Kind, urn: string, props: Props): Props {
   const renamed = "__provider" in props ? withoutDerived(props) : fromEngineNames(kind, withoutDerived(props), "pulumi");
-  const { owner, resourceName } = identityFromUrn(urn);
+  const { owner, resourceName } = importIdentityOf(urn);
   return { ...renamed, owner, resourceName };
 }
 
@@ -149,7 +150,7 @@ export function nativePlugin(version: string, schema: () => Promise<string>): Na
       const { plain, secretKeys } = unwrapSecrets(props ?? {});
       if (Object.keys(plain).length === 0) {
         // Import (`pulumi import`, the `import` option): the engine sends the id alone.
-        const imported = await core.import(kind, { id, identity: identityFromUrn(urn) });
+        const imported = await core.import(kind, { id, identity: importIdentityOf(urn), holder: holderOf(urn) });
         await warnUnreported(urn, kind, imported.id, imported.props[IMPORT_UNREPORTED]);
         return { id: imported.id, props: answer(kind, imported.props, []), inputs: answer(kind, imported.inputs, []) };
       }

@@ -33,9 +33,9 @@ export function leftoverAmong<T extends { id: string }>(ours: readonly T[], used
  * (its marker or derived name, and the same spec) that nothing uses. An object a cluster uses was
  * recorded in a state before the cluster could learn its id (Pulumi saves a step before dependents
  * run), so it is the object a `pulumi up --replace` replaces, never an interrupted create's
- * leftover; an unused one is the leftover. The generic guard (replacement.ts) cannot adopt a fresh
+ * leftover; an unused one is the leftover. The core's guard (core/replacement.ts) cannot adopt a fresh
  * create-first object at all, and create-first is this kind's default. An unused object may still
- * be the one a `pulumi up --replace` replaces (nothing uses it): `adopting` tells the kit, which
+ * be the one a `pulumi up --replace` replaces (nothing uses it): `adopting` tells the core, which
  * then keeps the engine's delete of that same object from running.
  */
 export async function createOrAdopt<T extends { id: string }>(

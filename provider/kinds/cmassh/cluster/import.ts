@@ -1,4 +1,4 @@
-import type { ImportDefinition } from "../../../core/import";
+import type { ImportDefinition } from "../../../core/contract";
 import { readDeadline } from "../../fields";
 import { cmasshClient, findCluster } from "../common";
 import { CLUSTER_TIMEOUTS } from "./schema";

@@ -28,7 +28,7 @@ function foreignCluster(name: string): ClusterformError {
 
 /**
  * Creates the cluster unless this resource already did (an interrupted `up` left it behind), in
- * which case it is adopted once the kit confirms it cannot be the cluster a replacement is about to
+ * which case it is adopted once the core confirms it cannot be the cluster a replacement is about to
  * delete. Ours means: a name this resource derived, or a create this call sent.
  */
 async function createOrAdopt(ctx: CreateContext, inputs: ClusterInputs & Props, deadline: Deadline): Promise<void> {

@@ -1,6 +1,6 @@
 import type { NodeRecord } from "../../../clients/cyclecloud/types";
 import { deepEqual } from "../../../core/planner";
-import type { ImportDefinition } from "../../../core/import";
+import type { ImportDefinition } from "../../../core/contract";
 import { readDeadline, seedValues } from "../../fields";
 import { cycleCloudClient, isClusterNotFound } from "../common";
 import { bucketOf, type PoolState } from "./converge";

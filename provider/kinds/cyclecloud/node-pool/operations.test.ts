@@ -90,8 +90,8 @@ describe("cyclecloud:NodePool against the local control plane", () => {
   });
 
   it("adopts the nodes of a request an interrupted run sent (409) and adds no more", async () => {
-    // Another resource than the other tests' (its own owner): the handler keeps, for this process, a
-    // delete of an object a create adopted (KeptObjects), and the plane's ids repeat from test to test.
+    // Another resource than the other tests' (its own owner): this file's one core keeps a
+    // delete of an object a create adopted (core/holds.ts), and the plane's ids repeat from test to test.
     const inputs = await checked({ count: 3, owner: "fedcba9876543210" });
     const requestId = requestIdOf(requestIdBase("fedcba9876543210", seedValues(nodePoolKind, inputs)), 1);
     const cc = createCycleCloudClient({ endpoint: t.plane.url, username: "admin", password: "admin" });

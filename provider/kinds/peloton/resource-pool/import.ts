@@ -1,5 +1,5 @@
 import { ReservationType, type ResourcePoolSpec } from "../../../../proto/gen/peloton/api/v1alpha/respool/respool_pb";
-import type { ImportDefinition } from "../../../core/import";
+import type { ImportDefinition } from "../../../core/contract";
 import { readDeadline } from "../../fields";
 import { orMissing, pelotonClient } from "../common";
 import { outputsOf } from "./operations";

@@ -51,7 +51,7 @@ export function outputsOf(info: ResourcePoolInfo): Props {
 
 /**
  * Creates the pool under its deterministic id, or adopts it when an interrupted `up` already did
- * (after the kit confirms it cannot be a pool a replacement is about to delete). A transient
+ * (after the core confirms it cannot be a pool a replacement is about to delete). A transient
  * failure is followed by a look before another create: the first may have landed.
  */
 async function createOrAdopt(ctx: CreateContext, inputs: ResourcePoolInputs, deadline: Deadline): Promise<void> {

@@ -1,5 +1,5 @@
 import { JobState } from "../../../../proto/gen/peloton/api/v1alpha/job/stateless/stateless_pb";
-import type { ImportDefinition } from "../../../core/import";
+import type { ImportDefinition } from "../../../core/contract";
 import { readDeadline } from "../../fields";
 import { orMissing, pelotonClient } from "../common";
 import { jobInputsOf } from "./import-spec";

@@ -28,7 +28,7 @@ async function rolloutContext(ctx: OperationContext, jobId: string, deadline: De
 
 /**
  * Sends CreateJob under the deterministic job id, unless the job exists: then it is what an
- * interrupted create of this resource left (the kit confirms it may be adopted) and is returned.
+ * interrupted create of this resource left (the core confirms it may be adopted) and is returned.
  * A transient failure is followed by a look before another create: the first may have landed.
  */
 async function createOrAdopt(ctx: CreateContext, inputs: StatelessJobInputs, deadline: Deadline): Promise<JobDetail | undefined> {

@@ -1,4 +1,4 @@
-import type { ImportDefinition } from "../../../core/import";
+import type { ImportDefinition } from "../../../core/contract";
 import { readDeadline } from "../../fields";
 import { ClusterformError } from "../../../core/errors";
 import { senlinClient } from "../client";

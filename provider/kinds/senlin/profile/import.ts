@@ -1,5 +1,5 @@
 import { readDeadline } from "../../fields";
-import type { ImportDefinition } from "../../../core/import";
+import type { ImportDefinition } from "../../../core/contract";
 import { orMissing } from "../catalog-ops";
 import { senlinClient } from "../client";
 import { profileOutputsOf } from "./operations";

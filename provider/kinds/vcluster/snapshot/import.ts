@@ -1,6 +1,6 @@
 import type { SnapshotState } from "../../../clients/vcluster/types";
 import { OWNER_LABEL_KEY } from "../../../core/naming";
-import type { ImportDefinition } from "../../../core/import";
+import type { ImportDefinition } from "../../../core/contract";
 import { readDeadline } from "../../fields";
 import { isNotFound, vclusterClient } from "../common";
 import { outputsOf } from "./operations";

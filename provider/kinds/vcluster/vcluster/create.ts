@@ -22,7 +22,7 @@ function foreignVCluster(inputs: Inputs): ClusterformError {
 
 /**
  * Adopts what an interrupted run created: the reference server ignores request ids, so the vcluster
- * is found by name and recognized by the ownership label, then the kit confirms it cannot be the
+ * is found by name and recognized by the ownership label, then the core confirms it cannot be the
  * vcluster a replacement is about to delete.
  */
 function adopt(ctx: CreateContext, inputs: Inputs, found: VClusterState): VClusterState {

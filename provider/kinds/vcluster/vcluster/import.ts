@@ -1,6 +1,6 @@
 import type { VClusterState } from "../../../clients/vcluster/types";
 import { OWNER_LABEL_KEY } from "../../../core/naming";
-import type { ImportDefinition } from "../../../core/import";
+import type { ImportDefinition } from "../../../core/contract";
 import { readDeadline } from "../../fields";
 import { findVCluster, vclusterClient } from "../common";
 import { VCLUSTER_TIMEOUTS } from "./schema";

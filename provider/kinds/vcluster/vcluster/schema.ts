@@ -212,7 +212,7 @@ export const VCLUSTER_FIELDS: Readonly<Record<string, FieldRule>> = Object.fromE
   Object.entries(vclusterKind.inputs).map(([field, f]) => [field, { policy: f.policy as FieldPolicy, maskPath: (MASK_PATHS as Readonly<Record<string, string>>)[field], note: f.note ?? "" }]),
 );
 
-/** The policy table the kit plans with, derived from the definition. */
+/** The policy table the core plans with, derived from the definition. */
 export const vclusterPolicies = vclusterKind.policies;
 
 /** Default timeouts: a vcluster starts in minutes on a real host cluster. */
