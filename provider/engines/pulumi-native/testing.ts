@@ -3,6 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import * as providerServer from "@pulumi/pulumi/provider";
 import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as pb from "@pulumi/pulumi/proto/provider_pb";
+import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { type NativePlugin, nativePlugin } from "./provider";
@@ -204,6 +205,19 @@ async function serve(): Promise<NativeServer> {
 /** The properties of a response's Struct as plain values (secrets stay wrapped, as the engine keeps them). */
 export function propsOf(s: Struct | undefined): Props {
   return (s?.toJavaScript() ?? {}) as Props;
+}
+
+/**
+ * The object a failed Create or Update reports as created (ErrorResourceInitFailed in the status
+ * details): the engine records it with these properties. Undefined when the error carries none.
+ */
+export function initFailureOf(err: grpc.ServiceError): { id: string; properties: Props; reasons: string[] } | undefined {
+  const [bytes] = err.metadata?.get("grpc-status-details-bin") ?? [];
+  if (!bytes) return undefined;
+  const status = Status.deserializeBinary(typeof bytes === "string" ? Buffer.from(bytes, "base64") : bytes);
+  const detail = status.getDetailsList().find((d) => d.getTypeName() === "pulumirpc.ErrorResourceInitFailed");
+  const failed = detail?.unpack(pb.ErrorResourceInitFailed.deserializeBinary, "pulumirpc.ErrorResourceInitFailed");
+  return failed ? { id: failed.getId(), properties: propsOf(failed.getProperties()), reasons: failed.getReasonsList() } : undefined;
 }
 
 /** The failures of a Check response, as `{ property, reason }`. */
