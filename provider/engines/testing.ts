@@ -142,7 +142,9 @@ export const KIND_CASES: readonly KindCase[] = [
     type: "vcluster:VCluster",
     api: "vcluster",
     // `vclusterOwner` is `owner` in Pulumi names, the name of the dynamic SDK's ownership marker.
-    program: { namespace: "team-a", vclusterOwner: "alice" },
+    // `replicas` written out: left out, an imported vcluster's reported 1 reads as a change to none
+    // (the field declares no default value), and OpenTofu's first apply then scales it.
+    program: { namespace: "team-a", vclusterOwner: "alice", replicas: 1 },
     name: "dev",
     createWrites: ["vcluster:CreateVCluster"],
     update: { patch: { labels: { env: "dev" } }, writes: ["vcluster:UpdateVCluster"] },
@@ -159,6 +161,14 @@ export const KIND_CASES: readonly KindCase[] = [
     },
   },
 ];
+
+/** Fields of these kinds whose Pulumi name (native plugin) is another than their definition key. */
+export const PULUMI_NAMES: Readonly<Record<string, string>> = { vclusterOwner: "owner", jobOwner: "owner" };
+
+/** Definition-key inputs in Pulumi names, as a program of the native plugin writes them. */
+export function pulumiNamed(props: Props): Props {
+  return Object.fromEntries(Object.entries(props).map(([k, v]) => [PULUMI_NAMES[k] ?? k, v]));
+}
 
 /** The credentials the local control plane accepts, as provider configuration keys. */
 export const PLANE_CREDENTIALS: Readonly<Record<string, string>> = {
@@ -286,6 +296,17 @@ export async function platformCalls(t: TestPlane, api: string, since: number): P
 /** The writes of platform `api` after `since`, as `api:operation`, in the order the platform received them. */
 export async function platformWrites(t: TestPlane, api: string, since: number): Promise<string[]> {
   return (await auditOf(t, api, since)).filter((e) => !READ.test(e.operation)).map((e) => `${e.api}:${e.operation}`);
+}
+
+/**
+ * Resolves once platform `api` has received `write` after `since`: the operation a test is about to
+ * cancel or stop is then under way on the platform. Reads the audit until then (each read a round
+ * trip to the plane, no timer); the test's own time limit bounds it.
+ */
+export async function untilWritten(t: TestPlane, api: string, since: number, write: string): Promise<void> {
+  while (!(await platformWrites(t, api, since)).includes(write)) {
+    // The next read of the audit is the wait.
+  }
 }
 
 /** The sequence number of the newest audit entry (0 when none). */

@@ -37,7 +37,7 @@ export function struct(props: Props): Struct {
 
 /** The plugin's service as the engine calls it, one promise per RPC. */
 export interface NativeServer {
-  /** Starts a run of `stack`: a new plugin process's provider for that stack's URNs, then Configure with `args`. */
+  /** Starts a run of `stack`: a new plugin process's provider for that stack's URNs, configured by a Configure request with `args`. */
   newRun(stack: string, args: Props): Promise<void>;
   check(urn: string, olds: Props, news: Props): Promise<pb.CheckResponse>;
   diff(req: { id: string; urn: string; olds: Props; news: Props; oldInputs: Props }): Promise<pb.DiffResponse>;
@@ -92,11 +92,11 @@ export function startNativeServer(): Promise<NativeServer> {
 async function serve(): Promise<NativeServer> {
   const runs = new Map<string, NativePlugin>();
   const base = nativePlugin("0.0.0-test", async () => "{}");
+  // The plugin newRun is starting: the Configure it sends is that plugin's (runs start one at a time).
+  let starting: NativePlugin | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
   installServerHooks({
-    // Configure reaches every plugin of the file: each run is configured alike (newRun sends it).
-    configure: (req) => {
-      for (const plugin of runs.values()) plugin.hooks.configure(req);
-    },
+    configure: (req) => starting?.hooks.configure(req),
     checkConfig: (olds, news) => base.hooks.checkConfig(olds, news),
     cancel: () => base.hooks.cancel(),
   });
@@ -124,13 +124,21 @@ async function serve(): Promise<NativeServer> {
   const call = <Req, Res>(method: (req: Req, cb: (err: grpc.ServiceError | null, res: Res) => void) => unknown, req: Req) => unary<Req, Res>(method.bind(client), req);
 
   return {
-    async newRun(stack, args) {
-      runs.set(stack, nativePlugin("0.0.0-test", async () => "{}"));
-      const req = new pb.ConfigureRequest();
-      req.setArgs(struct(args));
-      req.setAcceptsecrets(true);
-      req.setAcceptresources(true);
-      await call(client.configure, req);
+    newRun(stack, args) {
+      const start = async () => {
+        const plugin = nativePlugin("0.0.0-test", async () => "{}");
+        starting = plugin;
+        const req = new pb.ConfigureRequest();
+        req.setArgs(struct(args));
+        req.setAcceptsecrets(true);
+        req.setAcceptresources(true);
+        await call(client.configure, req);
+        runs.set(stack, plugin);
+        starting = undefined;
+      };
+      const started = queue.then(start);
+      queue = started.catch(() => undefined);
+      return started;
     },
     check: (urn, olds, news) => {
       const req = new pb.CheckRequest();
