@@ -143,6 +143,15 @@ const updatesInPlace: Step = async (r, c, plane) => {
   expect(await r.diff(await r.check(r.live.inputs, r.news()))).toEqual({ changes: DIFF_NONE, replaces: [], deleteBeforeReplace: false });
 };
 
+/** Refreshes the live object with a Read of its state, reading only, the state unchanged. */
+const refreshes: Step = async (r, c, plane) => {
+  await r.run();
+  const since = await auditSeq(plane.t);
+  const res = await server.read(r.live.id, r.urn, { properties: r.live.outputs, inputs: r.live.inputs });
+  expect(await platformWrites(plane.t, c.api, since)).toEqual([]);
+  expect({ id: res.getId(), props: propsOf(res.getProperties()) }).toEqual({ id: r.live.id, props: r.live.outputs });
+};
+
 /** Imports the live object with a Read without properties, reading only; the program then plans nothing, and a later change is planned. */
 const imports: Step = async (r, c, plane) => {
   const stack = `${r.stack}-import`;
@@ -234,6 +243,7 @@ describe.concurrent("the native plugin's ResourceProvider service driven as the 
   describe("the life of one resource", () => {
     each("life", KIND_CASES, "creates with Check then Create, secrets kept secret, and the next run plans nothing", creates);
     each("life", KIND_CASES, "updates in place with the platform's own operation alone, then plans nothing", updatesInPlace);
+    each("life", KIND_CASES, "refreshes the live object with a Read of its state, reading only, the state unchanged", refreshes);
     each("life", KIND_CASES, "imports the live object with a Read without properties, reading only; the program then plans nothing, and a later change is planned", imports);
     each("life", KIND_CASES, "refuses a bad input in Check, naming the field as Pulumi programs name it, the value and what is allowed, with no platform call", refusesBadInput);
     each("life", KIND_CASES, "deletes with the platform's delete alone", deletes);
