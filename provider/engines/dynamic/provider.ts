@@ -39,9 +39,13 @@ function theCore(): Core {
   return core;
 }
 
-/** True for state the native plugin wrote: Pulumi names, no `__provider`, no ownership marker. */
+/**
+ * True for state the native plugin wrote: Pulumi names, no `__provider` and no `resourceName` (the
+ * plugin derives its identity from the URN and never keeps it). Not told apart by `owner`: that is
+ * also the Pulumi name of some kinds' own fields (a vcluster's `vclusterOwner`, a job's `jobOwner`).
+ */
 function isNativeState(props: Props): boolean {
-  return !("__provider" in props) && !("owner" in props) && Object.keys(props).length > 0;
+  return !("__provider" in props) && !("resourceName" in props) && Object.keys(props).length > 0;
 }
 
 /**

@@ -8,10 +8,8 @@ import "../../../common/node-version";
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import * as providerServer from "@pulumi/pulumi/provider";
-import { cancelAllWaits } from "../../core/retry";
 import { useEngineLogInPlugin } from "../pulumi-common/engine-log";
-import { configFromRequest, type ConfigureRequestLike } from "./provider-config";
-import { checkProviderConfig, nativeProvider, setProviderConfig } from "./provider";
+import { nativePlugin } from "./provider";
 import { installServerHooks } from "./server-hooks";
 
 /** The package root: dist/provider/engines/pulumi-native/main.js lies four folders below it. */
@@ -29,13 +27,10 @@ async function schema(): Promise<string> {
 }
 
 useEngineLogInPlugin();
-installServerHooks({
-  configure: (req) => setProviderConfig(configFromRequest(req as ConfigureRequestLike)),
-  checkConfig: (_olds, news) => checkProviderConfig(news),
-  cancel: () => cancelAllWaits(),
-});
+const plugin = nativePlugin(packageVersion(), schema);
+installServerHooks(plugin.hooks);
 
-providerServer.main(nativeProvider(packageVersion(), schema), process.argv.slice(2)).catch((err: unknown) => {
+providerServer.main(plugin.provider, process.argv.slice(2)).catch((err: unknown) => {
   console.error(err);
   process.exit(1);
 });

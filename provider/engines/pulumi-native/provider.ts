@@ -1,6 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { isDeepStrictEqual } from "node:util";
 import { type ConfigReader, PLATFORMS, resolveEndpoint } from "../../core/config";
+import { cancelAllWaits } from "../../core/retry";
 import type { Props } from "../../core/contract";
 import type { Kind } from "../../core/definition/kind";
 import { failureInEngineNames, fromEngineNames, hiddenOf, toEngineNames } from "../../core/definition/names";
@@ -14,7 +15,8 @@ import { forEngine, partialStateForEngine } from "../pulumi-common/answers";
 import { reporterFor } from "../pulumi-common/engine-log";
 import { NATIVE_ENGINE } from "./engine";
 import { markSecret, unwrapSecrets } from "./secrets";
-import { takeCurrentRequest, takeDiffOldInputs } from "./server-hooks";
+import { configFromRequest, type ConfigureRequestLike } from "./provider-config";
+import { type RequestHooks, takeCurrentRequest, takeDiffOldInputs } from "./server-hooks";
 import { kindTypeOf, secretOutputsOf } from "./tokens";
 import { parseUrn } from "./urn";
 
@@ -35,17 +37,6 @@ function withoutDerived(props: Props): Props {
   const rest = { ...props };
   for (const key of DERIVED) delete rest[key];
   return rest;
-}
-
-const core: Core = createCore({
-  engine: NATIVE_ENGINE,
-  holds: new Holds(NATIVE_ENGINE, holdStoreFor(NATIVE_ENGINE, "pulumi")),
-  reporterFor: (holder) => reporterFor({ resourceUrn: holder?.key }),
-});
-
-/** Takes the provider's configuration (the Configure request); every kind reads it at call time. */
-export function setProviderConfig(config: ConfigReader): void {
-  core.configure(config);
 }
 
 /** A resource's kind, from its URN's type token. */
@@ -83,17 +74,36 @@ function answer(kind: Kind, props: Props, secretKeys: Iterable<string>): Props {
   return markSecret(outward(kind, props), [...secretKeys, ...secretOutputsOf(kind)]);
 }
 
-/**
- * URNs imported in this process (a Read without properties), with the inputs their platform cannot
- * report, in Pulumi names. `pulumi import` then checks the read inputs (as both olds and news):
- * their missing required inputs are the platform's silence, not a provider bug as the engine would
- * say, so that check leaves them out; the Read has already warned, naming them.
- */
-const importedUnreported = new Map<string, Set<string>>();
+/** One plugin process: the provider object `@pulumi/pulumi/provider`'s `main` serves and the request hooks (server-hooks.ts) over the same core. */
+export interface NativePlugin {
+  provider: Provider;
+  hooks: RequestHooks;
+}
 
-/** The provider object `@pulumi/pulumi/provider`'s `main` serves. */
-export function nativeProvider(version: string, schema: () => Promise<string>): Provider {
-  return {
+/**
+ * The plugin of one process, over a core of its own (held objects, replacement orders, imports of
+ * this run): main.ts serves one per process, as the engine starts one per run; tests build one per
+ * simulated run.
+ */
+export function nativePlugin(version: string, schema: () => Promise<string>): NativePlugin {
+  const core: Core = createCore({
+    engine: NATIVE_ENGINE,
+    holds: new Holds(NATIVE_ENGINE, holdStoreFor(NATIVE_ENGINE, "pulumi")),
+    reporterFor: (holder) => reporterFor({ resourceUrn: holder?.key }),
+  });
+  /**
+   * URNs imported in this process (a Read without properties), with the inputs their platform cannot
+   * report, in Pulumi names. `pulumi import` then checks the read inputs (as both olds and news):
+   * their missing required inputs are the platform's silence, not a provider bug as the engine would
+   * say, so that check leaves them out; the Read has already warned, naming them.
+   */
+  const importedUnreported = new Map<string, Set<string>>();
+  const hooks: RequestHooks = {
+    configure: (req) => core.configure(configFromRequest(req as ConfigureRequestLike)),
+    checkConfig: (_olds, news) => checkProviderConfig(news),
+    cancel: () => cancelAllWaits(),
+  };
+  const provider: Provider = {
     version,
     getSchema: schema,
     async check(urn, olds, news) {
@@ -168,17 +178,18 @@ export function nativeProvider(version: string, schema: () => Promise<string>): 
       await core.delete(kind, { holder: holderOf(urn), id, state: inward(kind, urn, unwrapSecrets(props).plain), timeoutSeconds: request?.timeoutSeconds });
     },
   };
-}
+  return { provider, hooks };
 
-/** Remembers and names, on the resource's row, the inputs an import could not read from the platform. */
-async function warnUnreported(urn: string, kind: Kind, id: string, unreported: unknown): Promise<void> {
-  if (!Array.isArray(unreported) || unreported.length === 0) return;
-  const names = unreported.map((f) => failureInEngineNames(kind, { property: String(f), reason: "" }, "pulumi").property);
-  importedUnreported.set(urn, new Set(names));
-  await reporterFor({ resourceUrn: urn }).warn(
-    `${kind.type} ${JSON.stringify(id)} is imported, but the platform does not report ${names.map((n) => `\`${n}\``).join(", ")}: ` +
-      "the program must give them as they are on the platform (the code `pulumi import` prints shows them empty)",
-  );
+  /** Remembers and names, on the resource's row, the inputs an import could not read from the platform. */
+  async function warnUnreported(urn: string, kind: Kind, id: string, unreported: unknown): Promise<void> {
+    if (!Array.isArray(unreported) || unreported.length === 0) return;
+    const names = unreported.map((f) => failureInEngineNames(kind, { property: String(f), reason: "" }, "pulumi").property);
+    importedUnreported.set(urn, new Set(names));
+    await reporterFor({ resourceUrn: urn }).warn(
+      `${kind.type} ${JSON.stringify(id)} is imported, but the platform does not report ${names.map((n) => `\`${n}\``).join(", ")}: ` +
+        "the program must give them as they are on the platform (the code `pulumi import` prints shows them empty)",
+    );
+  }
 }
 
 /**

@@ -219,6 +219,7 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
         throw withCreateAdvice(type, err);
       }
     } else {
+      stopper.throwIfStopped();
       id = String(prior.id);
       ({ state } = await core.update(kind, { holder, id, olds, news }));
     }
