@@ -17,6 +17,19 @@ export function cancelAllWaits(): void {
   cancellation.abort();
 }
 
+/**
+ * The signal every wait of this process ends on when the engine cancels (see {@link cancelAllWaits}):
+ * a wait that is not a sleep (a watch stream) passes it to its call, then asks {@link throwIfCanceled}.
+ */
+export function cancelSignal(): AbortSignal {
+  return cancellation.signal;
+}
+
+/** Throws the Canceled error once {@link cancelAllWaits} was called. */
+export function throwIfCanceled(): void {
+  if (cancellation.signal.aborted) throw canceled();
+}
+
 function canceled(): ClusterformError {
   return new ClusterformError({
     code: "Canceled",

@@ -484,6 +484,7 @@ export interface VClusterArgs {
   labels?: pulumi.Input<Record<string, pulumi.Input<string>>>;
   /**
    * Control plane replicas; 3 or more is highly available. Allowed: 1 to 9. Changes in place (ScaleVCluster).
+   * Left out, the object keeps the value the platform has (no change is planned, also after an import).
    * @default 1
    */
   replicas?: pulumi.Input<number>;

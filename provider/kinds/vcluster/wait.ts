@@ -3,6 +3,7 @@ import type { VClusterRef } from "../../clients/vcluster/requests";
 import type { PhaseName, VClusterState } from "../../clients/vcluster/types";
 import { type Deadline, formatDuration } from "../../core/deadline";
 import { ClusterformError } from "../../core/errors";
+import { cancelSignal, throwIfCanceled } from "../../core/retry";
 import { waitFor } from "../../core/wait";
 import { findVCluster, keyOf } from "./common";
 
@@ -82,6 +83,9 @@ async function watchUntil(
 ): Promise<WaitOutcome | undefined> {
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), w.deadline.remainingMs());
+  // The engine's Cancel ends the watch too, not only the sleeps of the poll after it.
+  const onCancel = () => abort.abort();
+  cancelSignal().addEventListener("abort", onCancel, { once: true });
   const started = w.deadline.now();
   try {
     for await (const event of w.client.watchVCluster({ ...w.ref, resourceVersion, signal: abort.signal })) {
@@ -91,14 +95,17 @@ async function watchUntil(
         `waiting for ${what}: ${describe(state)} (${formatDuration(w.deadline.now() - started)}, timeout ${formatDuration(w.deadline.timeoutMs)})`,
       );
     }
-    // The watch ended quietly only because the deadline aborted it; the poll below makes the last check.
+    // The watch ended quietly only because the deadline (or a cancel) aborted it; the poll below makes the last check.
+    throwIfCanceled();
     return undefined;
   } catch (err) {
     if (err instanceof Terminal) throw err;
+    throwIfCanceled();
     w.progress?.(`the watch of vcluster ${JSON.stringify(keyOf(w.ref))} broke (${err instanceof Error ? err.message : String(err)}); polling instead`);
     return undefined;
   } finally {
     clearTimeout(timer);
+    cancelSignal().removeEventListener("abort", onCancel);
     abort.abort();
   }
 }

@@ -116,6 +116,7 @@ export const vclusterKind = defineFields({
     replicas: optional(v.int(REPLICAS.min, REPLICAS.max), {
       description: "Control plane replicas; 3 or more is highly available.",
       default: "1",
+      serverDefault: true,
       policy: SCALE,
       note: "one ScaleVCluster with `resources`, then a wait for RUNNING",
     }),
