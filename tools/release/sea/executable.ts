@@ -1,0 +1,104 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { inject } from "postject";
+import { exeSuffix, HOST_NODES, nodeBinary, runsHere, TARGETS, type Target } from "../node-binaries.ts";
+import type { SeaProgram } from "./programs.ts";
+import { type DeferredShapes, seaScript } from "./script.ts";
+
+/**
+ * How the program's start is prepared inside the blob: a V8 startup snapshot (the modules already
+ * loaded), a V8 code cache (compiled, loaded at start), or neither (compiled at start). Snapshot
+ * and code cache are tied to the platform that made them, so they are made only for a platform
+ * whose Node runs here.
+ */
+export type StartMode = "snapshot" | "code-cache" | "none";
+
+/** The start mode a release uses where the platform's Node runs here (bench/sea-start.run.ts chose it). */
+export const RELEASE_START_MODE: StartMode = "snapshot";
+
+/** Node's fuse marking a binary that carries a blob (the value the Node docs give for postject). */
+const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
+const DEFERRED_BUILTINS = ["http", "https", "http2", "tls"];
+
+/** The start mode a target gets: `wanted` where its Node runs here, else none. */
+export function startModeFor(target: Target, wanted: StartMode): StartMode {
+  return runsHere(target) ? wanted : "none";
+}
+
+/**
+ * Builds one program as a single executable for one platform: the official Node binary of that
+ * platform with the program's blob injected. Work files go to `work`; returns the executable.
+ */
+export async function buildExecutable(options: {
+  root: string;
+  program: SeaProgram;
+  target: Target;
+  mode: StartMode;
+  work: string;
+}): Promise<string> {
+  const { root, program, target, mode, work } = options;
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const base = nodeBinary(target);
+  // The Node that writes the blob: the target's own where it runs here (a snapshot or code cache is
+  // made by the very binary that will load it), else a Linux Node of the same version.
+  const maker = runsHere(target) ? base : nodeBinary(hostNodeFor(target));
+  const script = await seaScript(root, program, mode === "snapshot" ? deferredShapes(maker) : {});
+  writeFileSync(path.join(work, "main.cjs"), script);
+  const assets: Record<string, string> = {};
+  for (const [key, file] of Object.entries(program.assets)) assets[key] = path.join(root, file);
+  const config = {
+    main: "main.cjs",
+    output: "sea.blob",
+    disableExperimentalSEAWarning: true,
+    useSnapshot: mode === "snapshot",
+    useCodeCache: mode === "code-cache",
+    assets,
+  };
+  writeFileSync(path.join(work, "sea-config.json"), JSON.stringify(config, null, 2));
+  // A clean environment: a snapshot keeps whatever a module read from it while loading.
+  // Its output (Node's warnings about built-ins in a snapshot) is shown only when it fails.
+  const made = spawnSync(maker, ["--experimental-sea-config", "sea-config.json"], {
+    cwd: work,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: work },
+    encoding: "utf8",
+  });
+  if (made.status !== 0) {
+    throw new Error(`making the blob of ${program.name} for ${target.os}/${target.arch} failed (${made.signal ?? `exit ${made.status}`}):\n${made.stdout}${made.stderr}`);
+  }
+  const executable = path.join(work, `${program.name}${exeSuffix(target)}`);
+  copyFileSync(base, executable);
+  chmodSync(executable, 0o755);
+  await inject(executable, "NODE_SEA_BLOB", readFileSync(path.join(work, "sea.blob")), {
+    sentinelFuse: SEA_FUSE,
+    machoSegmentName: target.os === "darwin" ? "NODE_SEA" : undefined,
+  });
+  return executable;
+}
+
+function hostNodeFor(target: Target): Target {
+  const host =
+    HOST_NODES[target.nodeVersion] ?? TARGETS.find((t) => runsHere(t) && t.nodeVersion === target.nodeVersion);
+  if (!host) throw new Error(`add a Node ${target.nodeVersion} that runs here to HOST_NODES (tools/release/node-binaries.ts) to build for ${target.os}/${target.arch}`);
+  return host;
+}
+
+/** The property names and data of the built-ins a snapshot cannot hold, as the given Node has them. */
+function deferredShapes(node: string): DeferredShapes {
+  const probe = `
+    const out = {};
+    for (const name of ${JSON.stringify(DEFERRED_BUILTINS)}) {
+      const mod = require("node:" + name);
+      const data = {};
+      for (const key of Object.keys(mod)) {
+        const value = mod[key];
+        // Plain data only (constants, METHODS, STATUS_CODES): an instance such as globalAgent is not copied.
+        const plain = value !== null && typeof value === "object" && (Array.isArray(value) || Object.getPrototypeOf(value) === Object.prototype);
+        if (plain || ["string", "number", "boolean"].includes(typeof value)) data[key] = value;
+      }
+      out[name] = { keys: Object.getOwnPropertyNames(mod), data };
+    }
+    process.stdout.write(JSON.stringify(out));`;
+  return JSON.parse(execFileSync(node, ["-e", probe], { encoding: "utf8" })) as DeferredShapes;
+}
