@@ -13,6 +13,8 @@ case "${1:-}" in
   *) echo "usage: bash scripts/demo.sh [--destroy]" >&2; exit 2 ;;
 esac
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# Only what the demo runs (Node, the package, the Pulumi CLI), not every tool the tests use.
+export CLUSTERFORM_SETUP_PROFILE="${CLUSTERFORM_SETUP_PROFILE:-demo}"
 # shellcheck source=scripts/setup.sh
 . scripts/setup.sh
 
