@@ -36,7 +36,7 @@ describe("scripts/setup.sh profiles", () => {
 
   it("runs the demo with the demo profile unless told otherwise", () => {
     const demo = readFileSync(path.join(repoRoot(), "scripts", "demo.sh"), "utf8");
-    const profileLine = demo.indexOf('export CLUSTERFORM_SETUP_PROFILE="${CLUSTERFORM_SETUP_PROFILE:-demo}"');
+    const profileLine = demo.search(/^export CLUSTERFORM_SETUP_PROFILE=.*:-demo\}"$/m);
     expect(profileLine).toBeGreaterThan(0);
     expect(profileLine).toBeLessThan(demo.indexOf(". scripts/setup.sh"));
   });
