@@ -29,6 +29,10 @@ export interface ReleaseSummary {
 export async function buildRelease(options: {
   root: string;
   out: string;
+  /** Scratch folder (bundles, blobs, generated SDKs). @default .work/release */
+  work?: string;
+  /** Where the signing key is read from. @default process.env */
+  signingEnv?: Readonly<Record<string, string | undefined>>;
   version: string;
   commit: string;
   time: number;
@@ -38,9 +42,9 @@ export async function buildRelease(options: {
 }): Promise<ReleaseSummary> {
   const { root, out, version, commit, time, targets } = options;
   const log = options.log ?? (() => {});
-  const signer = new ReleaseSigner();
+  const signer = new ReleaseSigner(options.signingEnv);
   try {
-    const work = path.join(root, ".work", "release");
+    const work = options.work ?? path.join(root, ".work", "release");
     rmSync(out, { recursive: true, force: true });
     rmSync(work, { recursive: true, force: true });
     mkdirSync(out, { recursive: true });
@@ -81,10 +85,14 @@ export async function buildRelease(options: {
     const dotnet = buildDotnet(root, path.join(root, "schema.json"), sdks, out);
     if (dotnet.skipped) summary.skipped.push({ what: ".NET package (Clusterform on NuGet)", why: dotnet.skipped });
 
-    for (const target of targets) {
-      if (!runsHere(target) && target.os === "darwin") {
-        summary.skipped.push({ what: `code signature of the ${platformName(target)} executables`, why: "no codesign tool here: the macOS binaries carry Node's original signature, broken by the injected blob (see docs/releasing.md)" });
-      }
+    for (const target of targets.filter((t) => t.os === "darwin" || t.os === "windows")) {
+      summary.skipped.push({
+        what: `a code signature on the ${platformName(target)} executables`,
+        why:
+          target.os === "darwin"
+            ? "no codesign here: Node's signature is taken off (an unsigned x86_64 executable runs on macOS; sign it again on a Mac, docs/releasing.md)"
+            : "no signtool here: Node's Authenticode signature no longer matches once the blob is injected (docs/releasing.md)",
+      });
     }
     const assets = readdirSync(out).filter((f) => statSync(path.join(out, f)).isFile()).sort();
     const sumsFile = `clusterform_${version}_SHA256SUMS`;

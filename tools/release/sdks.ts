@@ -9,8 +9,11 @@ import { type ArchiveEntry, writeTarGz } from "./archive.ts";
 export const GO_MODULE = "github.com/clusterform/clusterform/sdk/go";
 /** The Python SDK's distribution name (the schema's `language.python.packageName`). */
 export const PYTHON_PACKAGE = "pulumi_clusterform";
-/** The Python build tools, pinned so two builds of a commit make the same wheel. */
-export const PYTHON_BUILD_TOOLS = ["build==1.6.1", "setuptools==84.2.1", "wheel==0.48.0"];
+/**
+ * The release's Python tools, pinned so two builds of a commit make the same files: the wheel and
+ * sdist builders, and LIEF, which takes the code signature off the macOS Node binary (tools/release/macho.ts).
+ */
+export const PYTHON_BUILD_TOOLS = ["build==1.6.1", "setuptools==84.2.1", "wheel==0.48.0", "lief==1.0.0"];
 
 function cacheDir(): string {
   return process.env.CLUSTERFORM_CACHE ?? path.join(homedir(), ".cache", "clusterform");

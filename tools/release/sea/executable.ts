@@ -2,6 +2,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { inject } from "postject";
+import { removeMachOSignature } from "../macho.ts";
 import { exeSuffix, HOST_NODES, nodeBinary, runsHere, TARGETS, type Target } from "../node-binaries.ts";
 import type { SeaProgram } from "./programs.ts";
 import { type DeferredShapes, seaScript } from "./script.ts";
@@ -68,7 +69,8 @@ export async function buildExecutable(options: {
     throw new Error(`making the blob of ${program.name} for ${target.os}/${target.arch} failed (${made.signal ?? `exit ${made.status}`}):\n${made.stdout}${made.stderr}`);
   }
   const executable = path.join(work, `${program.name}${exeSuffix(target)}`);
-  copyFileSync(base, executable);
+  if (target.os === "darwin") removeMachOSignature(base, executable);
+  else copyFileSync(base, executable);
   chmodSync(executable, 0o755);
   await inject(executable, "NODE_SEA_BLOB", readFileSync(path.join(work, "sea.blob")), {
     sentinelFuse: SEA_FUSE,
