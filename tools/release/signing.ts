@@ -26,6 +26,7 @@ export interface SigningKey {
  */
 export class ReleaseSigner {
   private readonly home: string;
+  private readonly passphrase: string;
   readonly key: SigningKey;
 
   constructor(env: Readonly<Record<string, string | undefined>> = process.env) {
@@ -45,8 +46,6 @@ export class ReleaseSigner {
       throw err;
     }
   }
-
-  private readonly passphrase: string;
 
   /**
    * Writes `<file>.sig`, a binary detached signature, dated `time` (or the key's creation, if

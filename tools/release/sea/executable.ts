@@ -15,12 +15,28 @@ import { type DeferredShapes, seaScript } from "./script.ts";
  */
 export type StartMode = "snapshot" | "code-cache" | "none";
 
-/** The start mode a release uses where the platform's Node runs here (bench/sea-start.run.ts chose it). */
+/** The start mode a release uses where the platform's Node runs here (bench/release-start.run.ts measured both). */
 export const RELEASE_START_MODE: StartMode = "snapshot";
 
 /** Node's fuse marking a binary that carries a blob (the value the Node docs give for postject). */
 const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
 const DEFERRED_BUILTINS = ["http", "https", "http2", "tls"];
+
+/**
+ * V8's string hash seed, fixed for a code cache: the cache holds hashes made with the seed of the
+ * Node that wrote it, and V8 refuses a cache made with other flags than the running ones. A random
+ * seed makes every build's cache different; a fixed one, passed to the executable too (`execArgv`),
+ * makes two builds equal and the cache accepted. (It only weakens V8's defence against inputs
+ * crafted to collide in its hash tables, which a provider's own engine does not send.)
+ */
+const CODE_CACHE_HASH_SEED = "--hash-seed=20261127";
+
+/** Flags of the Node that writes the blob, per start mode (see CODE_CACHE_HASH_SEED; a snapshot keeps the maker's warnings, so none are printed). */
+const MAKER_FLAGS: Record<StartMode, string[]> = {
+  snapshot: ["--no-warnings", "--random-seed=1", "--hash-seed=1"],
+  "code-cache": [CODE_CACHE_HASH_SEED],
+  none: [],
+};
 
 /** The start mode a target gets: `wanted` where its Node runs here, else none. */
 export function startModeFor(target: Target, wanted: StartMode): StartMode {
@@ -55,12 +71,13 @@ export async function buildExecutable(options: {
     disableExperimentalSEAWarning: true,
     useSnapshot: mode === "snapshot",
     useCodeCache: mode === "code-cache",
+    ...(mode === "code-cache" ? { execArgv: [CODE_CACHE_HASH_SEED] } : {}),
     assets,
   };
   writeFileSync(path.join(work, "sea-config.json"), JSON.stringify(config, null, 2));
   // A clean environment: a snapshot keeps whatever a module read from it while loading.
   // Its output (Node's warnings about built-ins in a snapshot) is shown only when it fails.
-  const made = spawnSync(maker, ["--experimental-sea-config", "sea-config.json"], {
+  const made = spawnSync(maker, [...MAKER_FLAGS[mode], "--experimental-sea-config", "sea-config.json"], {
     cwd: work,
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: work },
     encoding: "utf8",
