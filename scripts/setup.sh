@@ -210,7 +210,7 @@ cf_setup_pulumi() {
 # only into the test profile); the demo profile stays small: `bash scripts/demo.sh` on a fresh
 # machine builds only what it lists.
 CF_PROFILE_DEMO=(node deps pulumi)
-CF_PROFILE_TEST=(node deps pulumi go-clients languages python opentofu kubernetes openstack)
+CF_PROFILE_TEST=(node deps pulumi go-clients languages python opentofu kubernetes openstack openstack-pypi)
 CF_PROFILE_RELEASE=(node deps)
 
 # Prints the steps of a profile, one a line; fails on an unknown profile.
@@ -224,7 +224,7 @@ cf_profile_steps() {
 }
 
 # Steps: node, deps (npm install + build), pulumi, go-clients, languages, python, opentofu,
-# kubernetes, openstack. No argument means the steps of the profile CLUSTERFORM_SETUP_PROFILE
+# kubernetes, openstack, openstack-pypi. No argument means the steps of the profile CLUSTERFORM_SETUP_PROFILE
 # (default test: all of them, in that order).
 cf_setup() {
   local start=$SECONDS step lock_fd steps
@@ -252,7 +252,8 @@ cf_setup() {
     opentofu) . "$CF_ROOT/scripts/setup/opentofu.sh" && cf_setup_opentofu ;; # OpenTofu for the Terraform provider's tests
     kubernetes) . "$CF_ROOT/scripts/setup/kubernetes.sh" ;; # kube-apiserver and kine behind --kubernetes (after pulumi)
     openstack) . "$CF_ROOT/scripts/setup/openstack-clients.sh" ;; # the distribution's OpenStack clients, for the Senlin tests
-    *) cf_fail "unknown set-up step '$step'" "use node, deps, pulumi, go-clients, languages, python, opentofu, kubernetes or openstack" ;;
+    openstack-pypi) . "$CF_ROOT/scripts/setup/openstack-pypi.sh" ;; # the same clients' current PyPI releases
+    *) cf_fail "unknown set-up step '$step'" "use node, deps, pulumi, go-clients, languages, python, opentofu, kubernetes, openstack or openstack-pypi" ;;
     esac
   done
   flock -u "$lock_fd"
