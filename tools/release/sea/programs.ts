@@ -22,10 +22,11 @@ export function seaPrograms(root: string): SeaProgram[] {
 }
 
 function terraformProgram(root: string): SeaProgram {
-  // kind-modules.ts loads a kind's definition by `require(`../../resources/${module}`)`.
+  // kind-modules.ts loads a kind's definition by `require(`../../resources/${module}`)` (where it
+  // still keeps a KIND_MODULES table; a static import() needs no entry here).
   const require = createRequire(path.join(root, "package.json"));
-  const { KIND_MODULES } = require("./dist/provider/engines/terraform/kind-modules.js") as {
-    KIND_MODULES: Record<string, { module: string }>;
+  const { KIND_MODULES = {} } = require("./dist/provider/engines/terraform/kind-modules.js") as {
+    KIND_MODULES?: Record<string, { module: string }>;
   };
   const dynamic: Record<string, string> = {};
   for (const { module } of Object.values(KIND_MODULES)) {

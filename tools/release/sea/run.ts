@@ -5,7 +5,7 @@ export interface SeaEntry {
   /** Modules the program requires by computed names, by the name it asks for (prelude.cjs looks them up). */
   dynamic: Record<string, () => unknown>;
   /** Loads the program's modules without starting it: run while a startup snapshot is made. */
-  preload(): Promise<void>;
+  preload(): void;
   /** Starts the program: requires the engine's entry point, whose top level serves the plugin. */
   main(): void;
 }
@@ -22,11 +22,7 @@ const BUILDING_KEY = Symbol.for("clusterform.sea.building");
 export function runSea(entry: SeaEntry): void {
   (globalThis as Record<symbol, unknown>)[MODULES_KEY] = entry.dynamic;
   if ((globalThis as Record<symbol, unknown>)[BUILDING_KEY] === true) {
-    // The snapshot is taken once the event loop is idle, so the preload's promise settles first.
-    entry.preload().catch((err: unknown) => {
-      process.stderr.write(`preloading the program for the startup snapshot failed: ${err instanceof Error ? err.stack : String(err)}\n`);
-      process.exitCode = 1;
-    });
+    entry.preload();
     v8.startupSnapshot.setDeserializeMainFunction(() => entry.main());
   } else {
     entry.main();
