@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, rmSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalPlane, startLocalPlane } from "../test/harness/local-plane";
@@ -26,6 +26,40 @@ type Subject = { name: string; command: string; args: string[]; env: NodeJS.Proc
 /** Medians of samples: wall ms, CPU ms. */
 function summary(samples: StartSample[]): { ms: number; cpuMs: number } {
   return { ms: median(samples.map((s) => s.ms)), cpuMs: median(samples.map((s) => s.cpuMs)) };
+}
+
+/** One provider process of a tofu command, from tofu's debug log: its start, handshake and exit. */
+interface ProviderSpan {
+  pid: string;
+  toHandshakeMs: number;
+  servingMs: number;
+}
+
+/**
+ * The provider processes of one tofu command, in order, from its debug log (TF_LOG=debug): from
+ * "starting plugin" to "using plugin" (the handshake read), then to "plugin process exited".
+ */
+function providerSpans(log: string): ProviderSpan[] {
+  const at = (line: string) => Date.parse(line.slice(0, line.indexOf(" ")));
+  const spans: ProviderSpan[] = [];
+  let start = 0;
+  let handshake = 0;
+  let pid = "";
+  for (const line of log.split("\n")) {
+    if (line.includes("provider: starting plugin:") && line.includes("terraform-provider-clusterform")) {
+      start = at(line);
+      handshake = 0;
+    } else if (start && line.includes("provider: plugin started:")) {
+      pid = /pid=(\d+)/.exec(line)?.[1] ?? "";
+    } else if (start && !handshake && line.includes("provider: using plugin:")) {
+      handshake = at(line);
+    } else if (start && line.includes("plugin process exited")) {
+      const end = at(line);
+      spans.push({ pid, toHandshakeMs: (handshake || end) - start, servingMs: end - (handshake || start) });
+      start = 0;
+    }
+  }
+  return spans;
 }
 
 describe(`single executables: start-up of both engines (code cache against startup snapshot) and a no-change tofu plan of ${RESOURCES} resources against ${RESOURCES} terraform_data`, () => {
@@ -105,6 +139,7 @@ describe(`single executables: start-up of both engines (code cache against start
       const providerDir = path.dirname(executables[`terraform-provider-clusterform:${mode}`]);
       dirs[mode] = openTofuDir(`bench-pools-${mode}`, { ...base, providerDir, source: path.join(repoRoot(), "bench", "programs", "tofu-pools") });
       dirs[mode].env.TF_VAR_pools = String(RESOURCES - 1);
+      dirs[mode].env.TF_VAR_cluster_name = `bench-${mode}`;
     }
     dirs["terraform_data"].env.TF_VAR_resources = String(RESOURCES);
     // terraform_data is built into tofu: its directory needs an init (no provider to install).
@@ -128,7 +163,12 @@ describe(`single executables: start-up of both engines (code cache against start
       expect(plan.value.code).toBe(0);
       if (i > 0) noRefresh.push(plan.ms);
     }
-    await snapshot.run(planArgs({}, ["-detailed-exitcode"]), { env: { CLUSTERFORM_TF_REQUEST_LOG: log } });
+    const trace = path.join(workDir(), "bench", "release-plan-trace.log");
+    rmSync(trace, { force: true });
+    rmSync(log, { force: true });
+    const traced = await timed(() => snapshot.run(planArgs({}, ["-detailed-exitcode"]), { env: { CLUSTERFORM_TF_REQUEST_LOG: log, TF_LOG: "debug", TF_LOG_PATH: trace } }));
+    const spans = providerSpans(readFileSync(trace, "utf8"));
+    expect(spans.length).toBeGreaterThan(0);
     const lines = readFileSync(log, "utf8").trim().split("\n");
     const processes = new Set(lines.map((l) => l.split(" ")[0])).size;
     const calls: Record<string, number> = {};
@@ -138,7 +178,20 @@ describe(`single executables: start-up of both engines (code cache against start
       ...Object.entries(plans).map(([name, values]) => ({ plan: name, "median s": round(median(values) / 1000, 3), "ratio to terraform_data": round(median(values) / floor) })),
       { plan: "snapshot, -refresh=false", "median s": round(median(noRefresh) / 1000, 3), "ratio to terraform_data": round(median(noRefresh) / floor) },
     ];
-    publish("release-plan", `No-change tofu plan of ${RESOURCES} resources (medians of ${PLANS})`, rows, { plans, noRefresh, processes, calls });
+    const callsOf = (pid: string) => {
+      const counted = new Map<string, number>();
+      for (const line of lines.filter((l) => l.startsWith(`${pid} `))) counted.set(line.split(" ")[1], (counted.get(line.split(" ")[1]) ?? 0) + 1);
+      return [...counted].map(([call, n]) => `${call} ${n}`).join(", ");
+    };
+    rows.push(
+      ...spans.map((span, i) => ({
+        plan: `  provider process ${i + 1} of the traced plan (${callsOf(span.pid)}): start to handshake, handshake to exit, ms`,
+        "median s": `${span.toHandshakeMs} + ${span.servingMs}`,
+        "ratio to terraform_data": "",
+      })) as never[],
+      { plan: "  the traced plan (TF_LOG=debug), s", "median s": round(traced.ms / 1000, 3), "ratio to terraform_data": "" } as never,
+    );
+    publish("release-plan", `No-change tofu plan of ${RESOURCES} resources (medians of ${PLANS})`, rows, { plans, noRefresh, processes, calls, spans, tracedMs: traced.ms });
     expect(processes).toBeGreaterThan(0);
   });
 });
