@@ -7,7 +7,7 @@ import { parse, stringify } from "yaml";
 import { codeBlocks, sectionFiles } from "../../tools/reference-docs/doc-examples";
 import { renderReference } from "../../tools/reference-docs/render";
 import { ALL_KINDS_PLANE_FLAGS, compareStacksWithPlane, KINDS, planeInventory } from "../harness/all-kinds";
-import { changingSteps, type EngineStack, openStack, resourceSteps } from "../harness/engine";
+import { changingSteps, type EngineStack, openStack, pulumiBinDir, resourceSteps } from "../harness/engine";
 import { type AuditEntry, type LocalPlane, startLocalPlane } from "../harness/local-plane";
 import { repoRoot, workDir } from "../harness/paths";
 import { makeVenv } from "../harness/python";
@@ -153,10 +153,12 @@ describe("YAML, Go and Python programs on the native plugin: the examples' lifec
     };
     // The Python program's virtual environment: the Pulumi Python SDK and the generated SDK.
     const pythonDir = copyExample(workspace, "python");
-    makeVenv(pythonDir, [path.join(sdks, "python")]);
+    const venv = makeVenv(pythonDir, [path.join(sdks, "python")]);
     stacks.yaml = await openStack({ programDir: copyExample(workspace, "yaml"), config });
     stacks.go = await openStack({ programDir: goDir, config, env: GO_ENV });
-    stacks.python = await openStack({ programDir: pythonDir, config });
+    // The virtual environment active (the Python host the set-up builds finds Python on PATH; a
+    // released CLI's host also honours Pulumi.yaml's `virtualenv: venv`).
+    stacks.python = await openStack({ programDir: pythonDir, config, env: { PATH: `${path.join(venv, "bin")}${path.delimiter}${pulumiBinDir()}${path.delimiter}${process.env.PATH}` } });
     timings.setup = Date.now() - started;
   });
   afterAll(async () => {

@@ -1,8 +1,9 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFile, execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import * as path from "node:path";
+import { promisify } from "node:util";
 import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pluginTarballName } from "../../tools/release/pulumi";
@@ -24,6 +25,17 @@ import { installWorkspace } from "../harness/workspace";
  * `pulumi plugin install --server` installs the plugin, and YAML, Go, TypeScript and Python programs
  * run on it. The engines run with a fresh HOME and a PATH without Node: the executables need none.
  */
+
+const execFileAsync = promisify(execFile);
+/** Runs a command without blocking this process (the release's HTTPS server answers from it); its stdout. */
+async function run(command: string, args: string[], opts: { env: NodeJS.ProcessEnv; cwd?: string }): Promise<string> {
+  try {
+    return (await execFileAsync(command, args, { ...opts, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })).stdout;
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string; message: string };
+    throw new Error(`${command} ${args.join(" ")} failed: ${e.message}\n${e.stdout ?? ""}${e.stderr ?? ""}`);
+  }
+}
 
 const ops = (r: Parameters<typeof changingSteps>[0]) => changingSteps(r).map((s) => `${s.op} ${s.name}`).sort();
 const sha256 = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
@@ -93,14 +105,14 @@ describe("a release installed as users install it: tofu init from a registry hos
       expect(await t.plane.cmasshClusters()).toEqual([]);
     });
 
-    it("refuses a tampered zip, and a checksum file the key did not sign", async () => {
+    it("refuses a tampered zip, and a checksum file whose signature does not verify", async () => {
       host.tamper(zipName());
       try {
         const zip = await tofuDir("release-tampered-zip", registryConfig()).run(["init", "-input=false", "-no-color"]);
         expect(zip.code).toBe(1);
         expect(zip.stderr.replace(/\s+/g, " ")).toMatch(/checksum|does not match/i);
-        host.tamper(tfNames.sums(release.version));
-        const sums = await tofuDir("release-tampered-sums", registryConfig()).run(["init", "-input=false", "-no-color"]);
+        host.tamper(`${tfNames.sums(release.version)}.sig`);
+        const sums = await tofuDir("release-tampered-signature", registryConfig()).run(["init", "-input=false", "-no-color"]);
         expect(sums.code).toBe(1);
         expect(sums.stderr.replace(/\s+/g, " ")).toMatch(/signature|authentication/i);
       } finally {
@@ -129,12 +141,13 @@ describe("a release installed as users install it: tofu init from a registry hos
     });
     const engineSide = (extra: string[] = []) => ({ PATH: [pulumiTools, ...extra].join(path.delimiter), HOME: home, SSL_CERT_FILE: host.caBundle });
 
-    it("installs the plugin with `pulumi plugin install resource clusterform <version> --server <release URL>`", () => {
+    it("installs the plugin with `pulumi plugin install resource clusterform <version> --server <release URL>`", async () => {
       const pulumiHome = engineEnv().PULUMI_HOME;
       const env = { ...engineEnv(), ...engineSide() };
-      execFileSync(path.join(pulumiTools, "pulumi"), ["plugin", "install", "resource", "clusterform", release.version, "--server", host.url], { env, stdio: ["ignore", "pipe", "pipe"] });
+      // Not execFileSync: the release's server answers from this very process.
+      await run(path.join(pulumiTools, "pulumi"), ["plugin", "install", "resource", "clusterform", release.version, "--server", host.url], { env });
       expect(host.requests).toContain(pluginTarballName(release.version, { os: os as never, arch: arch as never }));
-      const listed = JSON.parse(execFileSync(path.join(pulumiTools, "pulumi"), ["plugin", "ls", "--json"], { env, encoding: "utf8" })) as { name: string; kind: string; version: string }[];
+      const listed = JSON.parse(await run(path.join(pulumiTools, "pulumi"), ["plugin", "ls", "--json"], { env })) as { name: string; kind: string; version: string }[];
       expect(listed.map((p) => `${p.kind} ${p.name} ${p.version}`)).toContain(`resource clusterform ${release.version}`);
       const installed = path.join(pulumiHome, "plugins", `resource-clusterform-v${release.version}`, "pulumi-resource-clusterform");
       expect(readFileSync(installed).subarray(0, 4).toString("latin1")).toBe("\x7fELF");
@@ -166,10 +179,9 @@ describe("a release installed as users install it: tofu init from a registry hos
       // As `go get` would: the module from the release's proxy layout, verified, into a fresh cache.
       const fresh = mkdtempSync(path.join(home, "gomod-"));
       const downloaded = JSON.parse(
-        execFileSync("go", ["mod", "download", "-json", `${module}@v${release.version}`], {
+        await run("go", ["mod", "download", "-json", `${module}@v${release.version}`], {
           cwd: home,
           env: { ...process.env, GOMODCACHE: fresh, GOPROXY: `${host.url}goproxy`, GONOSUMDB: "github.com/clusterform", GOFLAGS: "-modcacherw", SSL_CERT_FILE: host.caBundle },
-          encoding: "utf8",
         }),
       ) as { Dir: string; GoMod: string };
       expect(readFileSync(downloaded.GoMod, "utf8")).toContain(`module ${module}`);
@@ -232,7 +244,7 @@ func main() {
         'import pulumi_clusterform as clusterform\n\nclusterform.senlin.Policy("policy", spec={"type": "senlin.policy.deletion", "version": "1.0", "properties": {"criteria": "OLDEST_FIRST"}})\n',
       );
       const wheel = path.join(release.dir, `pulumi_clusterform-${release.version}-py3-none-any.whl`);
-      makeVenv(dir, [wheel]);
+      const venv = makeVenv(dir, [wheel]);
       const stack = await openStack({
         programDir: dir,
         config: {
@@ -241,7 +253,9 @@ func main() {
           "clusterform:senlinProjectName": { value: SENLIN_USER.project },
           "clusterform:senlinPassword": { value: SENLIN_USER.password, secret: true },
         },
-        env: engineSide(),
+        // The virtual environment active, as after `source venv/bin/activate` (the Python host
+        // the set-up builds finds Python on PATH).
+        env: engineSide([path.join(venv, "bin")]),
       });
       await lifecycle(stack, ["policy"]);
     });

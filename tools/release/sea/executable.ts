@@ -1,5 +1,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { inject } from "postject";
 import { removeMachOSignature } from "../macho.ts";
@@ -63,8 +65,13 @@ export async function buildExecutable(options: {
   const maker = runsHere(target) ? base : nodeBinary(hostNodeFor(target));
   const script = await seaScript(root, program, mode === "snapshot" ? deferredShapes(maker) : {});
   writeFileSync(path.join(work, "main.cjs"), script);
+  // Assets by a path relative to where the blob is made (their contents go into the blob).
   const assets: Record<string, string> = {};
-  for (const [key, file] of Object.entries(program.assets)) assets[key] = path.join(root, file);
+  const assetFiles: Record<string, Buffer> = {};
+  for (const [key, file] of Object.entries(program.assets)) {
+    assets[key] = `assets/${key}`;
+    assetFiles[key] = readFileSync(path.join(root, file));
+  }
   const config = {
     main: "main.cjs",
     output: "sea.blob",
@@ -75,16 +82,7 @@ export async function buildExecutable(options: {
     assets,
   };
   writeFileSync(path.join(work, "sea-config.json"), JSON.stringify(config, null, 2));
-  // A clean environment: a snapshot keeps whatever a module read from it while loading.
-  // Its output (Node's warnings about built-ins in a snapshot) is shown only when it fails.
-  const made = spawnSync(maker, [...MAKER_FLAGS[mode], "--experimental-sea-config", "sea-config.json"], {
-    cwd: work,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: work },
-    encoding: "utf8",
-  });
-  if (made.status !== 0) {
-    throw new Error(`making the blob of ${program.name} for ${target.os}/${target.arch} failed (${made.signal ?? `exit ${made.status}`}):\n${made.stdout}${made.stderr}`);
-  }
+  writeFileSync(path.join(work, "sea.blob"), makeBlob(maker, MAKER_FLAGS[mode], script, config, assetFiles, `${program.name} for ${target.os}/${target.arch}`));
   const executable = path.join(work, `${program.name}${exeSuffix(target)}`);
   if (target.os === "darwin") removeMachOSignature(base, executable);
   else copyFileSync(base, executable);
@@ -101,6 +99,48 @@ function hostNodeFor(target: Target): Target {
     HOST_NODES[target.nodeVersion] ?? TARGETS.find((t) => runsHere(t) && t.nodeVersion === target.nodeVersion);
   if (!host) throw new Error(`add a Node ${target.nodeVersion} that runs here to HOST_NODES (tools/release/node-binaries.ts) to build for ${target.os}/${target.arch}`);
   return host;
+}
+
+/**
+ * Runs the Node that writes the blob, in a folder named after what it makes: a startup snapshot
+ * holds the main script's path, so two builds of the same script must make it at the same path
+ * (one at a time: a lock folder beside it).
+ */
+function makeBlob(maker: string, flags: string[], script: string, config: object, assets: Record<string, Buffer>, what: string): Buffer {
+  const hash = createHash("sha256").update(readFileSync(maker)).update(flags.join(" ")).update(script).update(JSON.stringify(config));
+  for (const [key, data] of Object.entries(assets)) hash.update(key).update(data);
+  const key = hash.digest("hex").slice(0, 16);
+  const dir = path.join(tmpdir(), `clusterform-sea-${key}`);
+  const lock = `${dir}.lock`;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
+  try {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir);
+    writeFileSync(path.join(dir, "main.cjs"), script);
+    writeFileSync(path.join(dir, "sea-config.json"), JSON.stringify(config));
+    mkdirSync(path.join(dir, "assets"));
+    for (const [key, data] of Object.entries(assets)) writeFileSync(path.join(dir, "assets", key), data);
+    // A clean environment: a snapshot keeps whatever a module read from it while loading. Node's
+    // output (warnings about built-ins in a snapshot) is shown only when it fails.
+    const made = spawnSync(maker, [...flags, "--experimental-sea-config", "sea-config.json"], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir },
+      encoding: "utf8",
+    });
+    if (made.status !== 0) throw new Error(`making the blob of ${what} failed (${made.signal ?? `exit ${made.status}`}):\n${made.stdout}${made.stderr}`);
+    return readFileSync(path.join(dir, "sea.blob"));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 /** The property names and data of the built-ins a snapshot cannot hold, as the given Node has them. */
