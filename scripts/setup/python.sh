@@ -54,16 +54,18 @@ cf_py_host() {
 cf_py_wheelhouse() {
   local version
   version="$(cf_pulumi_version "$CF_PULUMI_BIN/pulumi")"
-  local dir="$CF_CACHE/python/wheelhouse-pulumi-$version-py$("$CF_PYTHON" -c 'import sys; print(f"{sys.version_info[0]}{sys.version_info[1]}")')"
+  # The generated SDK's own requirements (parver, semver) beside the SDK's, and what pip needs to
+  # build a package from its folder (setuptools, wheel); pip itself, for a fresh environment.
+  local reqs=("pulumi==$version" "parver>=0.2.1" "semver>=2.8.1" setuptools wheel pip)
+  local key
+  key="$(printf '%s\n' "${reqs[@]}" | sha256sum | cut -c1-8)"
+  local dir="$CF_CACHE/python/wheelhouse-pulumi-$version-py$("$CF_PYTHON" -c 'import sys; print(f"{sys.version_info[0]}{sys.version_info[1]}")')-$key"
   if [ ! -f "$dir/.complete" ]; then
     mkdir -p "$CF_CACHE/python"
     local tmp
     tmp="$(mktemp -d "$CF_CACHE/python/.partial.XXXXXX")"
     cf_log "python: downloading the Pulumi Python SDK $version and its dependencies from PyPI"
-    # The generated SDK's own requirements (parver, semver) beside the SDK's; pip in a fresh
-    # virtual environment (installed from the wheelhouse, so it need not be the newest).
-    cf_with_heartbeat "python: pip download" "$CF_PYTHON" -m pip download --quiet --disable-pip-version-check \
-      -d "$tmp" "pulumi==$version" "parver>=0.2.1" "semver>=2.8.1" pip setuptools ||
+    cf_with_heartbeat "python: pip download" "$CF_PYTHON" -m pip download --quiet --disable-pip-version-check -d "$tmp" "${reqs[@]}" ||
       { rm -rf "$tmp"; cf_fail "pip download pulumi==$version" "check that PyPI is reachable (or set PIP_INDEX_URL)"; }
     touch "$tmp/.complete"
     rm -rf "$dir"
