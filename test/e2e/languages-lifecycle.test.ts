@@ -128,6 +128,9 @@ describe("YAML, Go and Python programs on the native plugin: the examples' lifec
   let plane: LocalPlane;
   let workspace: string;
   const stacks = {} as Record<Program, EngineStack>;
+  /** The Python example's folder and the environment its programs run with (its venv on PATH). */
+  let pythonDir: string;
+  let pythonEnv: Record<string, string>;
   const timings: Record<string, number> = {};
 
   beforeAll(async () => {
@@ -152,13 +155,14 @@ describe("YAML, Go and Python programs on the native plugin: the examples' lifec
       "clusterform:cyclecloudPassword": { value: CC_PASSWORD, secret: true },
     };
     // The Python program's virtual environment: the Pulumi Python SDK and the generated SDK.
-    const pythonDir = copyExample(workspace, "python");
+    pythonDir = copyExample(workspace, "python");
     const venv = makeVenv(pythonDir, [path.join(sdks, "python")]);
+    pythonEnv = { PATH: `${path.join(venv, "bin")}${path.delimiter}${pulumiBinDir()}${path.delimiter}${process.env.PATH}` };
     stacks.yaml = await openStack({ programDir: copyExample(workspace, "yaml"), config });
     stacks.go = await openStack({ programDir: goDir, config, env: GO_ENV });
     // The virtual environment active (the Python host the set-up builds finds Python on PATH; a
     // released CLI's host also honours Pulumi.yaml's `virtualenv: venv`).
-    stacks.python = await openStack({ programDir: pythonDir, config, env: { PATH: `${path.join(venv, "bin")}${path.delimiter}${pulumiBinDir()}${path.delimiter}${process.env.PATH}` } });
+    stacks.python = await openStack({ programDir: pythonDir, config, env: pythonEnv });
     timings.setup = Date.now() - started;
   });
   afterAll(async () => {
@@ -193,6 +197,21 @@ describe("YAML, Go and Python programs on the native plugin: the examples' lifec
     await expect(wrong.preview()).rejects.toThrow(/clusterform:cmassh:NodePool is not assignable from \{[^}]*\bcuont: number\}/);
     expect(await plane.audit(since)).toEqual([]);
     timings["doc examples"] = Date.now() - started;
+  });
+
+  it("previews the README's Python start on the plugin: its two resources, no call to the platform", async () => {
+    const files = sectionFiles(readFileSync(path.join(repoRoot(), "README.md"), "utf8"), "Python");
+    expect(Object.keys(files).sort()).toEqual(["Pulumi.yaml", "__main__.py", "requirements.txt"]);
+    const dir = mkdtempSync(path.join(workspace, "readme-python-"));
+    // As written, but for the plugin: from the installed package, as the examples name it.
+    writeFileSync(path.join(dir, "Pulumi.yaml"), `${files["Pulumi.yaml"]}plugins:\n  providers:\n    - name: clusterform\n      path: node_modules/clusterform/plugin\n`);
+    writeFileSync(path.join(dir, "__main__.py"), files["__main__.py"]);
+    symlinkSync(path.join(workspace, "node_modules"), path.join(dir, "node_modules"));
+    symlinkSync(path.join(pythonDir, "venv"), path.join(dir, "venv"));
+    const since = await plane.lastSeq();
+    const stack = await openStack({ programDir: dir, config: { "clusterform:endpoint": { value: plane.url } }, env: pythonEnv });
+    expect(ops(await stack.preview())).toEqual(["create general", "create prod"]);
+    expect(await plane.audit(since)).toEqual([]);
   });
 
   it("creates every resource of every program; the plane holds exactly what the states name; secrets stay encrypted; a preview plans nothing", async () => {
