@@ -13,6 +13,8 @@ case "${1:-}" in
   *) echo "usage: bash scripts/demo.sh [--destroy]" >&2; exit 2 ;;
 esac
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# Only what the demo runs (Node, the package, the Pulumi CLI), not every tool the tests use.
+export CLUSTERFORM_SETUP_PROFILE="${CLUSTERFORM_SETUP_PROFILE:-demo}"
 # shellcheck source=scripts/setup.sh
 . scripts/setup.sh
 
@@ -36,7 +38,9 @@ fi
 
 port="${CLUSTERFORM_DEMO_PORT:-9020}"
 echo "[demo] starting the local control plane (clusterform-local) on port $port"
-# With the set-up's Kubernetes binaries, every cluster of the demo gets a real API server.
+# With the set-up's Kubernetes binaries, every cluster of the demo gets a real API server: the demo
+# profile does not build them (about 20 minutes cold); `CLUSTERFORM_SETUP_PROFILE=test bash
+# scripts/demo.sh` (or a machine whose tests have built them) does.
 node dist/emulator/cli.js --port "$port" --data "$demo/data" ${CLUSTERFORM_KUBE_APISERVER:+--kubernetes} >"$demo/local.log" 2>&1 &
 local_pid=$!
 trap 'kill "$local_pid" 2>/dev/null || true' EXIT

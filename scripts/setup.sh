@@ -9,6 +9,11 @@
 #      the version of the installed @pulumi/pulumi: an installed CLI of that version is reused,
 #      otherwise it is built from the Go module proxy once and cached.
 #
+# Which steps run is a profile (CLUSTERFORM_SETUP_PROFILE, default `test`; the lists are below):
+# `demo` sets up only what scripts/demo.sh runs, `test` everything the tests use, `release` what
+# `npm run release` needs. Explicit step names as arguments run just those steps; `--steps` prints
+# the profile's steps and runs none.
+#
 # Everything cached lives in $CLUSTERFORM_CACHE (default ~/.cache/clusterform), outside the work
 # tree, so a fresh clone on the same machine reuses it. Builds go to a temporary folder that is only
 # moved into the cache once complete, so an interrupted run never leaves a half-built tool behind.
@@ -201,10 +206,33 @@ cf_setup_pulumi() {
   cf_log "pulumi: $(pulumi version) at $CF_PULUMI_BIN"
 }
 
-# Steps: node, deps (npm ci + build), pulumi, go-clients, languages, opentofu, kubernetes, openstack. No argument means all of them, in that order.
+# The steps of each profile, in order. A new step goes into every profile that needs it (most
+# only into the test profile); the demo profile stays small: `bash scripts/demo.sh` on a fresh
+# machine builds only what it lists.
+CF_PROFILE_DEMO=(node deps pulumi)
+CF_PROFILE_TEST=(node deps pulumi go-clients languages python opentofu kubernetes openstack openstack-pypi)
+CF_PROFILE_RELEASE=(node deps)
+
+# Prints the steps of a profile, one a line; fails on an unknown profile.
+cf_profile_steps() {
+  case "$1" in
+  demo) printf '%s\n' "${CF_PROFILE_DEMO[@]}" ;;
+  test) printf '%s\n' "${CF_PROFILE_TEST[@]}" ;;
+  release) printf '%s\n' "${CF_PROFILE_RELEASE[@]}" ;;
+  *) cf_fail "unknown set-up profile '$1'" "set CLUSTERFORM_SETUP_PROFILE to demo, test or release" ;;
+  esac
+}
+
+# Steps: node, deps (npm install + build), pulumi, go-clients, languages, python, opentofu,
+# kubernetes, openstack, openstack-pypi. No argument means the steps of the profile CLUSTERFORM_SETUP_PROFILE
+# (default test: all of them, in that order).
 cf_setup() {
-  local start=$SECONDS step lock_fd
-  [ $# -gt 0 ] || set -- node deps pulumi go-clients languages opentofu kubernetes openstack
+  local start=$SECONDS step lock_fd steps
+  if [ $# -eq 0 ]; then
+    steps="$(cf_profile_steps "${CLUSTERFORM_SETUP_PROFILE:-test}")" || exit 1
+    # shellcheck disable=SC2086 # one step name a line
+    set -- $steps
+  fi
   # One set-up at a time per cache: a second checkout (another CI job, a worktree) set up while a
   # cold build runs waits for it and then finds the tool cached, instead of building it again.
   mkdir -p "$CF_CACHE"
@@ -220,10 +248,12 @@ cf_setup() {
     pulumi) cf_setup_pulumi ;;
     go-clients) . "$CF_ROOT/scripts/setup/go-clients.sh" ;; # the Go test clients of test/go-clients
     languages) . "$CF_ROOT/scripts/setup/languages.sh" ;; # YAML and Go hosts, Go SDK, tools/sdkgen (after pulumi)
+    python) . "$CF_ROOT/scripts/setup/python.sh" ;; # Python host, the Pulumi Python SDK's wheels, release build tools (after pulumi)
     opentofu) . "$CF_ROOT/scripts/setup/opentofu.sh" && cf_setup_opentofu ;; # OpenTofu for the Terraform provider's tests
     kubernetes) . "$CF_ROOT/scripts/setup/kubernetes.sh" ;; # kube-apiserver and kine behind --kubernetes (after pulumi)
     openstack) . "$CF_ROOT/scripts/setup/openstack-clients.sh" ;; # the distribution's OpenStack clients, for the Senlin tests
-    *) cf_fail "unknown set-up step '$step'" "use node, deps, pulumi, go-clients, languages, opentofu, kubernetes or openstack" ;;
+    openstack-pypi) . "$CF_ROOT/scripts/setup/openstack-pypi.sh" ;; # the same clients' current PyPI releases
+    *) cf_fail "unknown set-up step '$step'" "use node, deps, pulumi, go-clients, languages, python, opentofu, kubernetes, openstack or openstack-pypi" ;;
     esac
   done
   flock -u "$lock_fd"
@@ -231,10 +261,13 @@ cf_setup() {
   cf_log "ready in $((SECONDS - start)) s"
 }
 
-if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+if [ "${BASH_SOURCE[0]}" = "$0" ] && [ "${1:-}" = --steps ]; then
+  # Prints the steps the profile runs, without running them.
+  cf_profile_steps "${CLUSTERFORM_SETUP_PROFILE:-test}" | paste -sd ' '
+elif [ "${BASH_SOURCE[0]}" = "$0" ]; then
   cf_setup "$@"
 else
-  # Sourced: every step (the caller's arguments are its own), keeping the caller's shell options.
+  # Sourced: the profile's steps (the caller's arguments are its own), keeping the caller's shell options.
   cf_saved_opts="$(set +o)"
   cf_setup
   eval "$cf_saved_opts"

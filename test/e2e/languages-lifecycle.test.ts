@@ -7,20 +7,23 @@ import { parse, stringify } from "yaml";
 import { codeBlocks, sectionFiles } from "../../tools/reference-docs/doc-examples";
 import { renderReference } from "../../tools/reference-docs/render";
 import { ALL_KINDS_PLANE_FLAGS, compareStacksWithPlane, KINDS, planeInventory } from "../harness/all-kinds";
-import { changingSteps, type EngineStack, openStack, resourceSteps } from "../harness/engine";
+import { changingSteps, type EngineStack, openStack, pulumiBinDir, resourceSteps } from "../harness/engine";
 import { type AuditEntry, type LocalPlane, startLocalPlane } from "../harness/local-plane";
 import { repoRoot, workDir } from "../harness/paths";
+import { makeVenv } from "../harness/python";
 import { SENLIN_USER } from "../harness/senlin-stack";
 import { clusterformTarball, installWorkspace } from "../harness/workspace";
 import { CC_PASSWORD } from "./cyclecloud-support";
 import { timeline } from "./peloton-support";
 
 /**
- * The YAML and Go examples (examples/yaml, examples/go) through the real engine on the native
- * plugin, side by side on one local control plane: create, one in-place change per platform that
- * the plane's audit log proves, refresh, destroy. The Go program builds on the Go SDK that Pulumi's
- * own generator writes from the repository's schema.json (scripts/generate-sdks.sh), offline: the
- * Go module proxy is switched off, only the caches the set-up fills are used.
+ * The YAML, Go and Python examples (examples/yaml, examples/go, examples/python) through the real
+ * engine on the native plugin, side by side on one local control plane: create, one in-place change
+ * per platform that the plane's audit log proves, refresh, destroy. The Go and Python programs use
+ * the SDKs that Pulumi's own generators write from the repository's schema.json
+ * (scripts/generate-sdks.sh), offline: the Go module proxy is switched off, only the caches the
+ * set-up fills are used, and the Python program's virtual environment is installed from the
+ * set-up's wheelhouse (the Pulumi Python SDK from PyPI) without a package index.
  */
 
 const cache = process.env.CLUSTERFORM_CACHE ?? path.join(homedir(), ".cache", "clusterform");
@@ -34,10 +37,10 @@ const GO_ENV = {
   CGO_ENABLED: "0",
 };
 
-const PROGRAMS = ["yaml", "go"] as const;
+const PROGRAMS = ["yaml", "go", "python"] as const;
 type Program = (typeof PROGRAMS)[number];
 
-/** The resources of both examples, by logical name. */
+/** The resources of every example, by logical name. */
 const NAMES = ["cc", "cluster", "job", "pool", "profile", "respool", "senlin", "snap", "vc"];
 
 /** A resource of a program's state: its id, inputs and outputs. */
@@ -87,7 +90,7 @@ const ids = (stack: EngineStack) => recorded(stack, "id");
 /** Copies an example into a fresh folder of the workspace, its plugin path resolving to the workspace's install. */
 function copyExample(workspace: string, example: Program): string {
   const dest = mkdtempSync(path.join(workspace, `example-${example}-`));
-  cpSync(path.join(repoRoot(), "examples", example), dest, { recursive: true, filter: (src) => path.basename(src) !== "node_modules" });
+  cpSync(path.join(repoRoot(), "examples", example), dest, { recursive: true, filter: (src) => !["node_modules", "venv", "__pycache__"].includes(path.basename(src)) });
   // Pulumi.yaml names node_modules/clusterform/plugin, as after `npm install <tarball>` in the folder.
   symlinkSync(path.join(workspace, "node_modules"), path.join(dest, "node_modules"));
   return dest;
@@ -121,10 +124,13 @@ function readmeAndReferenceExamples(): { text: string; resources: string[] } {
   return { text: stringify(program), resources: Object.keys(program.resources).sort() };
 }
 
-describe("YAML and Go programs on the native plugin: the examples' lifecycle through the engine", () => {
+describe("YAML, Go and Python programs on the native plugin: the examples' lifecycle through the engine", () => {
   let plane: LocalPlane;
   let workspace: string;
   const stacks = {} as Record<Program, EngineStack>;
+  /** The Python example's folder and the environment its programs run with (its venv on PATH). */
+  let pythonDir: string;
+  let pythonEnv: Record<string, string>;
   const timings: Record<string, number> = {};
 
   beforeAll(async () => {
@@ -137,7 +143,7 @@ describe("YAML and Go programs on the native plugin: the examples' lifecycle thr
     // finds the SDK's packages compiled when the schema has not changed.
     const sdks = path.join(workDir(), "languages-sdk");
     mkdirSync(sdks, { recursive: true });
-    execFileSync("bash", [path.join(repoRoot(), "scripts", "generate-sdks.sh"), path.join(repoRoot(), "schema.json"), sdks, "go"], { stdio: ["ignore", "ignore", "inherit"] });
+    execFileSync("bash", [path.join(repoRoot(), "scripts", "generate-sdks.sh"), path.join(repoRoot(), "schema.json"), sdks, "go,python"], { stdio: ["ignore", "ignore", "inherit"] });
     const goDir = copyExample(workspace, "go");
     execFileSync("go", ["mod", "edit", `-replace=github.com/clusterform/clusterform/sdk/go=${path.join(sdks, "go")}`], { cwd: goDir, env: { ...process.env, ...GO_ENV } });
     const config = {
@@ -148,8 +154,15 @@ describe("YAML and Go programs on the native plugin: the examples' lifecycle thr
       "clusterform:cyclecloudUsername": { value: "admin" },
       "clusterform:cyclecloudPassword": { value: CC_PASSWORD, secret: true },
     };
+    // The Python program's virtual environment: the Pulumi Python SDK and the generated SDK.
+    pythonDir = copyExample(workspace, "python");
+    const venv = makeVenv(pythonDir, [path.join(sdks, "python")]);
+    pythonEnv = { PATH: `${path.join(venv, "bin")}${path.delimiter}${pulumiBinDir()}${path.delimiter}${process.env.PATH}` };
     stacks.yaml = await openStack({ programDir: copyExample(workspace, "yaml"), config });
     stacks.go = await openStack({ programDir: goDir, config, env: GO_ENV });
+    // The virtual environment active (the Python host the set-up builds finds Python on PATH; a
+    // released CLI's host also honours Pulumi.yaml's `virtualenv: venv`).
+    stacks.python = await openStack({ programDir: pythonDir, config, env: pythonEnv });
     timings.setup = Date.now() - started;
   });
   afterAll(async () => {
@@ -186,7 +199,22 @@ describe("YAML and Go programs on the native plugin: the examples' lifecycle thr
     timings["doc examples"] = Date.now() - started;
   });
 
-  it("creates every resource of both programs; the plane holds exactly what the states name; secrets stay encrypted; a preview plans nothing", async () => {
+  it("previews the README's Python start on the plugin: its two resources, no call to the platform", async () => {
+    const files = sectionFiles(readFileSync(path.join(repoRoot(), "README.md"), "utf8"), "Python");
+    expect(Object.keys(files).sort()).toEqual(["Pulumi.yaml", "__main__.py", "requirements.txt"]);
+    const dir = mkdtempSync(path.join(workspace, "readme-python-"));
+    // As written, but for the plugin: from the installed package, as the examples name it.
+    writeFileSync(path.join(dir, "Pulumi.yaml"), `${files["Pulumi.yaml"]}plugins:\n  providers:\n    - name: clusterform\n      path: node_modules/clusterform/plugin\n`);
+    writeFileSync(path.join(dir, "__main__.py"), files["__main__.py"]);
+    symlinkSync(path.join(workspace, "node_modules"), path.join(dir, "node_modules"));
+    symlinkSync(path.join(pythonDir, "venv"), path.join(dir, "venv"));
+    const since = await plane.lastSeq();
+    const stack = await openStack({ programDir: dir, config: { "clusterform:endpoint": { value: plane.url } }, env: pythonEnv });
+    expect(ops(await stack.preview())).toEqual(["create general", "create prod"]);
+    expect(await plane.audit(since)).toEqual([]);
+  });
+
+  it("creates every resource of every program; the plane holds exactly what the states name; secrets stay encrypted; a preview plans nothing", async () => {
     await each("create", async (program, stack) => {
       const result = await stack.up();
       expect({ program, ops: ops(result) }).toEqual({ program, ops: NAMES.map((n) => `create ${n}`) });
@@ -201,14 +229,15 @@ describe("YAML and Go programs on the native plugin: the examples' lifecycle thr
         expect({ program, secret, stored: stored.includes(secret) }).toEqual({ program, secret, stored: false });
       }
     });
-    const comparison = await compareStacksWithPlane(plane, [stacks.yaml, stacks.go]);
+    const comparison = await compareStacksWithPlane(plane, PROGRAMS.map((p) => stacks[p]));
     for (const kind of KINDS) {
-      expect({ kind, ...comparison[kind], plane: undefined, states: undefined }).toEqual({ kind, orphans: [], missing: [[], []], duplicates: [[], []], shared: [], plane: undefined, states: undefined });
+      const none = PROGRAMS.map(() => []);
+      expect({ kind, ...comparison[kind], plane: undefined, states: undefined }).toEqual({ kind, orphans: [], missing: none, duplicates: none, shared: [], plane: undefined, states: undefined });
       // Each program made its own object of every kind.
-      expect({ kind, counts: comparison[kind].states.map((s) => s.length > 0) }).toEqual({ kind, counts: [true, true] });
+      expect({ kind, counts: comparison[kind].states.map((s) => s.length > 0) }).toEqual({ kind, counts: PROGRAMS.map(() => true) });
     }
     const profiles = await plane.admin<{ profiles: { id: string }[] }>("/_local/senlin/profiles");
-    expect(profiles.profiles).toHaveLength(2);
+    expect(profiles.profiles).toHaveLength(PROGRAMS.length);
   });
 
   it("changes one field per platform in place, each by the platform's own operation, replacing nothing", async () => {
@@ -263,7 +292,7 @@ describe("YAML and Go programs on the native plugin: the examples' lifecycle thr
     });
   });
 
-  it("destroys both programs and leaves the plane empty", async () => {
+  it("destroys every program and leaves the plane empty", async () => {
     await each("destroy", async (program, stack) => {
       const result = await stack.destroy();
       expect({ program, ops: ops(result) }).toEqual({ program, ops: NAMES.map((n) => `delete ${n}`) });

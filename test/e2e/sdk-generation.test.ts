@@ -5,6 +5,7 @@ import * as path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { codeBlocks, section, sectionFiles } from "../../tools/reference-docs/doc-examples";
+import { PLUGIN_DOWNLOAD_URL } from "../../provider/cli/codegen/pulumi-schema";
 import { repoRoot, workDir } from "../harness/paths";
 import { clusterformTarball, installWorkspace, PULUMI_SDK_VERSION } from "../harness/workspace";
 
@@ -77,7 +78,9 @@ describe("SDKs generated from schema.json", () => {
   it("the Node.js SDK compiles with tsc", () => {
     const sdk = path.join(out, "nodejs");
     const pkg = JSON.parse(readFileSync(path.join(sdk, "package.json"), "utf8"));
-    expect(pkg.pulumi).toEqual({ resource: true, name: "clusterform", version: schema.version });
+    // `server`: the schema's pluginDownloadURL, where the engine fetches the plugin a program of this SDK needs.
+    expect(pkg.pulumi).toEqual({ resource: true, name: "clusterform", version: schema.version, server: schema.pluginDownloadURL });
+    expect(schema.pluginDownloadURL).toBe(PLUGIN_DOWNLOAD_URL);
     run(tsc, ["-p", path.join(sdk, "tsconfig.json")], sdk);
     expect(files(path.join(sdk, "bin"))).toContain(path.join("cmassh", "nodePool.js"));
   });

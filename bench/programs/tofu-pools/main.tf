@@ -13,8 +13,14 @@ variable "pools" {
   default = 99
 }
 
+# Another name lets two copies share one plane (bench/release-start.run.ts plans one per start mode).
+variable "cluster_name" {
+  type    = string
+  default = "main"
+}
+
 resource "clusterform_cmassh_cluster" "main" {
-  name               = "main"
+  name               = var.cluster_name
   kubernetes_version = "1.30.10"
   control_plane      = { instance_type = "standard", node_count = 1 }
 }

@@ -109,6 +109,10 @@ function configProperties(): Json {
   );
 }
 
+/** The release assets' folder; Pulumi puts the plugin's version in for the placeholder `${VERSION}`. */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: Pulumi's own placeholder, filled in by the engine
+export const PLUGIN_DOWNLOAD_URL = "https://github.com/clusterform/clusterform/releases/download/v${VERSION}";
+
 /**
  * The Pulumi package schema of the native plugin `pulumi-resource-clusterform`, derived from the
  * resource definitions. Written to `schema.json` by `npm run generate:schema`; never edited by hand.
@@ -130,6 +134,9 @@ export function pulumiPackageSchema(kinds: readonly Kind[], version: string): Js
     keywords: ["pulumi", "clusterform", "kubernetes", "category/infrastructure", "kind/native"],
     license: "Apache-2.0",
     publisher: "Clusterform",
+    // Where the engine and the SDKs fetch the plugin when it is not installed: the release's assets
+    // (`pulumi-resource-clusterform-v<version>-<os>-<arch>.tar.gz`, written by `npm run release`).
+    pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     meta: { moduleFormat: "(.*)" },
     language: {
       nodejs: { packageName: "@clusterform/pulumi", dependencies: { "@pulumi/pulumi": "^3.139.0" } },

@@ -7,6 +7,7 @@
 import "../../../common/node-version";
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
+import { getAsset, isSea } from "node:sea";
 import * as providerServer from "@pulumi/pulumi/provider";
 import { useEngineLogInPlugin } from "../pulumi-common/engine-log";
 import { nativePlugin } from "./provider";
@@ -15,15 +16,20 @@ import { installServerHooks } from "./server-hooks";
 /** The package root: dist/provider/engines/pulumi-native/main.js lies four folders below it. */
 const packageRoot = path.resolve(__dirname, "..", "..", "..", "..");
 
+/** A file of the package: an asset of the release's single executable, else read from the package root. */
+function packageFile(name: string): string | undefined {
+  if (isSea()) return getAsset(name, "utf8");
+  const file = path.join(packageRoot, name);
+  return existsSync(file) ? readFileSync(file, "utf8") : undefined;
+}
+
 function packageVersion(): string {
-  return (JSON.parse(readFileSync(path.join(packageRoot, "package.json"), "utf8")) as { version: string }).version;
+  return (JSON.parse(packageFile("package.json") ?? "{}") as { version: string }).version;
 }
 
 /** The generated package schema when the package ships one; else the least the engine accepts. */
 async function schema(): Promise<string> {
-  const file = path.join(packageRoot, "schema.json");
-  if (existsSync(file)) return readFileSync(file, "utf8");
-  return JSON.stringify({ name: "clusterform", version: packageVersion() });
+  return packageFile("schema.json") ?? JSON.stringify({ name: "clusterform", version: packageVersion() });
 }
 
 useEngineLogInPlugin();

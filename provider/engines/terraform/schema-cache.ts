@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
+import { getAsset, isSea } from "node:sea";
 
 /**
  * GetProviderSchema's answer, written as JSON beside the bundle by `npm run build`
@@ -22,8 +23,12 @@ export function schemaFromJson(text: string): Record<string, unknown> {
   );
 }
 
-/** The stored answer when this process runs from the bundle and the build wrote one. */
+/**
+ * The stored answer when this process runs from the bundle and the build wrote one, or from the
+ * release's single executable, which carries it as an asset (tools/release/sea/programs.ts).
+ */
 export function storedSchema(entry = process.argv[1] ?? ""): Record<string, unknown> | undefined {
+  if (isSea()) return schemaFromJson(getAsset(SCHEMA_FILE, "utf8"));
   if (path.basename(entry) !== "bundle.cjs") return undefined;
   const file = path.join(path.dirname(entry), SCHEMA_FILE);
   return existsSync(file) ? schemaFromJson(readFileSync(file, "utf8")) : undefined;
