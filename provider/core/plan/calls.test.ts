@@ -46,7 +46,7 @@ describe("the types tie planners and executor tables to the declared calls", () 
     const missing: Executors<typeof UPDATES> = { [CALLS.Scale]: run };
     // @ts-expect-error Create is not an update call.
     const stray: Executors<typeof UPDATES> = { ...executors, [CALLS.Create]: run };
-    const planner: KindPlanner<typeof CALLS, typeof UPDATES> = {
+    const planner: KindPlanner<CallOf<typeof CALLS>, CallOf<typeof UPDATES>> = {
       // @ts-expect-error Create is not among the update calls.
       update: () => [op(CALLS.Create, "a", {}, "c")],
       create: () => [op(undecided(CALLS.Scale, CALLS.Upgrade), "a", {}, "resizes or upgrades")],

@@ -1,7 +1,7 @@
 import { type DiffPlan, type PolicyTable, planDiff } from "../planner";
 import { isUnknown } from "../unknown";
 import { withUnreportedAdopted } from "../unreported";
-import type { CallOf, Calls, Undecided } from "./calls";
+import type { Calls, Undecided } from "./calls";
 
 type Props = Record<string, unknown>;
 
@@ -32,22 +32,22 @@ export interface PlannedOperation<C extends string = string> {
   summary: string;
 }
 
-/** An operation planned with one of the calls of `Cs`, or two of them still undecided. */
-export type PlannedCall<Cs extends Calls> = PlannedOperation<CallOf<Cs> | Undecided<CallOf<Cs>>>;
+/** An operation planned with one of the calls `C`, or two of them still undecided. */
+export type PlannedCall<C extends string> = PlannedOperation<C | Undecided<C>>;
 
 /**
  * The platform side of planning one kind: pure functions of the inputs and the state's outputs,
  * never a platform call. `olds` is the old state as the engine keeps it (inputs and outputs).
- * `Cs` are the calls the kind declares (calls.ts), `Us` those of them its update makes: a planner
- * naming another call is a compile error.
+ * `C` are the calls the kind declares (`CallOf<typeof NODE_POOL_CALLS>`, calls.ts), `U` those of
+ * them its update makes: a planner naming another call is a compile error.
  */
-export interface KindPlanner<Cs extends Calls = Calls, Us extends Calls = Cs> {
+export interface KindPlanner<C extends string = string, U extends C = C> {
   /** The calls of an in-place update of object `id`, in the order `update` makes them. */
-  update(olds: Props, news: Props, diff: DiffPlan, id: string | undefined): PlannedCall<Us>[];
+  update(olds: Props, news: Props, diff: DiffPlan, id: string | undefined): PlannedCall<U>[];
   /** The calls that create the object. */
-  create(news: Props): PlannedCall<Cs>[];
+  create(news: Props): PlannedCall<C>[];
   /** The calls that delete object `id`. */
-  delete(olds: Props, id: string | undefined): PlannedCall<Cs>[];
+  delete(olds: Props, id: string | undefined): PlannedCall<C>[];
 }
 
 /** A string field's value, or undefined while unknown or absent. */
@@ -84,6 +84,14 @@ export type Executor = (operation: PlannedOperation) => Promise<unknown>;
 
 /** One executor for each call of `Us`, keyed by the call (`[NODE_POOL_CALLS.ScaleNodePool]: ...`). */
 export type Executors<Us extends Calls> = { readonly [K in keyof Us]: Executor };
+
+/**
+ * The same executor for every call of `calls`: for a kind whose update calls all run one way
+ * (send, then wait for the phase it leads to).
+ */
+export function oneExecutorFor<Us extends Calls>(calls: Us, executor: Executor): Executors<Us> {
+  return Object.fromEntries(Object.keys(calls).map((call) => [call, executor])) as Executors<Us>;
+}
 
 /**
  * Carries out a planned list in order, each operation by the executor of its call. Every
