@@ -1,6 +1,7 @@
 import { type DiffPlan, type PolicyTable, planDiff } from "../planner";
 import { isUnknown } from "../unknown";
 import { withUnreportedAdopted } from "../unreported";
+import type { Calls, Undecided } from "./calls";
 
 type Props = Record<string, unknown>;
 
@@ -18,9 +19,9 @@ export type Disruption =
   | "unknown-values";
 
 /** One platform call a change will make, named as the platform's audit log names it. */
-export interface PlannedOperation {
+export interface PlannedOperation<C extends string = string> {
   /** The platform call, e.g. `ScaleNodePool`. */
-  call: string;
+  call: C;
   /** What the call acts on as the platform names it (`cluster/pool`, an id); undefined when not known before it runs. */
   target?: string;
   /** The call's key arguments: target size, version, update mask, batch size, nodes removed. */
@@ -31,17 +32,22 @@ export interface PlannedOperation {
   summary: string;
 }
 
+/** An operation planned with one of the calls `C`, or two of them still undecided. */
+export type PlannedCall<C extends string> = PlannedOperation<C | Undecided<C>>;
+
 /**
  * The platform side of planning one kind: pure functions of the inputs and the state's outputs,
  * never a platform call. `olds` is the old state as the engine keeps it (inputs and outputs).
+ * `C` are the calls the kind declares (`CallOf<typeof NODE_POOL_CALLS>`, calls.ts), `U` those of
+ * them its update makes: a planner naming another call is a compile error.
  */
-export interface KindPlanner {
+export interface KindPlanner<C extends string = string, U extends C = C> {
   /** The calls of an in-place update of object `id`, in the order `update` makes them. */
-  update(olds: Props, news: Props, diff: DiffPlan, id: string | undefined): PlannedOperation[];
+  update(olds: Props, news: Props, diff: DiffPlan, id: string | undefined): PlannedCall<U>[];
   /** The calls that create the object. */
-  create(news: Props): PlannedOperation[];
+  create(news: Props): PlannedCall<C>[];
   /** The calls that delete object `id`. */
-  delete(olds: Props, id: string | undefined): PlannedOperation[];
+  delete(olds: Props, id: string | undefined): PlannedCall<C>[];
 }
 
 /** A string field's value, or undefined while unknown or absent. */
@@ -50,7 +56,7 @@ export function known(value: unknown): string | undefined {
 }
 
 /** Builds an operation, flagging `unknown-values` when any argument is still unknown. */
-export function op(call: string, target: string | undefined, args: Props, summary: string, disruptions: Disruption[] = []): PlannedOperation {
+export function op<C extends string>(call: C, target: string | undefined, args: Props, summary: string, disruptions: Disruption[] = []): PlannedOperation<C> {
   const flags = [...disruptions];
   if (target === undefined || Object.values(args).some(isUnknown)) flags.push("unknown-values");
   return { call, target, args, summary, ...(flags.length > 0 ? { disruptions: flags } : {}) };
@@ -76,14 +82,27 @@ export function planUpdate(policies: PolicyTable, planner: KindPlanner, olds: Pr
 /** Runs one planned call, reading what it sends from the operation's arguments. */
 export type Executor = (operation: PlannedOperation) => Promise<unknown>;
 
+/** One executor for each call of `Us`, keyed by the call (`[NODE_POOL_CALLS.ScaleNodePool]: ...`). */
+export type Executors<Us extends Calls> = { readonly [K in keyof Us]: Executor };
+
+/**
+ * The same executor for every call of `calls`: for a kind whose update calls all run one way
+ * (send, then wait for the phase it leads to).
+ */
+export function oneExecutorFor<Us extends Calls>(calls: Us, executor: Executor): Executors<Us> {
+  return Object.fromEntries(Object.keys(calls).map((call) => [call, executor])) as Executors<Us>;
+}
+
 /**
  * Carries out a planned list in order, each operation by the executor of its call. Every
  * operation is checked before the first is sent: a call the kind cannot run, or an argument still
- * unknown, is a programming error and nothing is sent.
+ * unknown, is a programming error and nothing is sent. Name the kind's update calls as `Us`
+ * (`carryOut<typeof NODE_POOL_UPDATE_CALLS>(...)`): a table missing one of them, or carrying
+ * another, is then a compile error.
  * @param kind - the kind's type, for the error, e.g. `cmassh:NodePool`.
  * @throws Error naming the call or argument when the list cannot be carried out.
  */
-export async function carryOut(kind: string, operations: readonly PlannedOperation[], executors: Readonly<Record<string, Executor>>): Promise<void> {
+export async function carryOut<Us extends Calls = Calls>(kind: string, operations: readonly PlannedOperation[], executors: Executors<NoInfer<Us>>): Promise<void> {
   for (const o of operations) {
     if (!Object.hasOwn(executors, o.call)) {
       throw new Error(`${kind}: the plan lists ${o.call}, which its update cannot carry out (it runs ${Object.keys(executors).join(", ") || "nothing"})`);
@@ -91,5 +110,6 @@ export async function carryOut(kind: string, operations: readonly PlannedOperati
     const unknown = Object.keys(o.args).filter((k) => isUnknown(o.args[k]));
     if (unknown.length > 0) throw new Error(`${kind}: ${o.call} has argument(s) ${unknown.join(", ")} still unknown at update`);
   }
-  for (const o of operations) await executors[o.call](o);
+  const run: Readonly<Record<string, Executor>> = executors;
+  for (const o of operations) await run[o.call](o);
 }

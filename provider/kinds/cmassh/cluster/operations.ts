@@ -6,7 +6,7 @@ import { carryOut } from "../../../core/plan/operation";
 import { type CreateContext, PartialStateError, type ResourceOperations, withPartialState } from "../../../core/contract";
 import { CMASSH_EXISTS, cmasshClient, findCluster, toPlatformLabels, waitForGone, waitForRunning } from "../common";
 import { deadlineFor, readDeadline } from "../../fields";
-import { CLUSTER_TIMEOUTS, type ClusterInputs } from "./schema";
+import { CLUSTER_CALLS, CLUSTER_TIMEOUTS, type CLUSTER_UPDATE_CALLS, type ClusterInputs } from "./schema";
 
 type Props = Record<string, unknown>;
 
@@ -18,7 +18,7 @@ function foreignCluster(name: string): ClusterformError {
   return new ClusterformError({
     code: "AlreadyExists",
     platformCode: "EXISTS",
-    operation: `CreateCluster cluster ${JSON.stringify(name)}`,
+    operation: `${CLUSTER_CALLS.CreateCluster} cluster ${JSON.stringify(name)}`,
     platformMessage:
       "a cluster of that name already exists and this stack did not create it (cma-ssh does not report labels, " +
       "so ownership is known only for names Clusterform derived itself); choose another name, delete that cluster, " +
@@ -45,7 +45,7 @@ async function createCluster(ctx: CreateContext, inputs: ClusterInputs & Props, 
     },
   };
   await createOrAdopt(ctx, {
-    operation: `CreateCluster cluster ${JSON.stringify(name)}`,
+    operation: `${CLUSTER_CALLS.CreateCluster} cluster ${JSON.stringify(name)}`,
     deadline,
     find: async () => ((await findCluster(client, name, deadline)) ? name : undefined),
     send: async () => {
@@ -90,25 +90,25 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
   async update(ctx, id, olds, news, plan) {
     const client = await cmasshClient(ctx.config);
     const deadline = deadlineFor(news, "update", CLUSTER_TIMEOUTS);
-    const upgrade = plan.operations.find((o) => o.call === "UpgradeCluster");
+    const upgrade = plan.operations.find((o) => o.call === CLUSTER_CALLS.UpgradeCluster);
     const upgraded = upgrade !== undefined;
-    await carryOut("cmassh:Cluster", plan.operations, {
-      async GetUpgradeClusterInformation(o) {
+    await carryOut<typeof CLUSTER_UPDATE_CALLS>("cmassh:Cluster", plan.operations, {
+      async [CLUSTER_CALLS.GetUpgradeClusterInformation](o) {
         const version = String(o.args.version);
         const offered = await client.getUpgradeClusterInformation(id, { deadline });
         if (!offered.includes(version)) {
           throw new ClusterformError({
             code: "FailedPrecondition",
             platformCode: "NOT_OFFERED",
-            operation: `UpgradeCluster cluster ${JSON.stringify(id)}`,
+            operation: `${CLUSTER_CALLS.UpgradeCluster} cluster ${JSON.stringify(id)}`,
             platformMessage: `kubernetesVersion ${version} is not offered by the platform; offered: ${offered.join(", ") || "none"}`,
           });
         }
       },
-      UpgradeCluster: (o) => client.upgradeCluster(id, String(o.args.to), { deadline }),
+      [CLUSTER_CALLS.UpgradeCluster]: (o) => client.upgradeCluster(id, String(o.args.to), { deadline }),
     });
     try {
-      const after = upgrade ? `UpgradeCluster to ${JSON.stringify(upgrade.args.to)}` : undefined;
+      const after = upgrade ? `${CLUSTER_CALLS.UpgradeCluster} to ${JSON.stringify(upgrade.args.to)}` : undefined;
       const { cluster } = await waitForRunning(client, id, deadline, ctx.report.progress, after);
       return outputsOf(cluster);
     } catch (err) {

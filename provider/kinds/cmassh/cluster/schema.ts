@@ -1,10 +1,20 @@
 import { AUTO_NAMED, defineFields, type InputsOf, OWNERSHIP } from "../../../core/definition/kind";
 import { inPlace, optional, replace, required, v } from "../../../core/definition/values";
+import { defineCalls, extendCalls } from "../../../core/plan/calls";
 import { semver } from "../../../core/validation";
 import { instanceTypeValue, objectNameValue, userLabelsValue } from "../shared-schema";
 
 /** Control plane machine counts cma-ssh accepts (it provisions one machine today, see contracts §1.5). */
 export const CONTROL_PLANE_COUNT = { min: 1, max: 9 } as const;
+
+/**
+ * The cma-ssh calls of an in-place upgrade, in the order they run: the offered versions are read
+ * first, so a version not offered fails before anything changes. operations.ts has an executor for each.
+ */
+export const CLUSTER_UPDATE_CALLS = defineCalls("GetUpgradeClusterInformation", "UpgradeCluster");
+
+/** Every cma-ssh call a cluster's plans name, each written once: the update's, then create's and delete's. */
+export const CLUSTER_CALLS = extendCalls(CLUSTER_UPDATE_CALLS, "CreateCluster", "DeleteCluster");
 
 /** `cmassh:Cluster`, every field written once. */
 export const clusterKind = defineFields({
@@ -26,7 +36,7 @@ export const clusterKind = defineFields({
       description:
         "Kubernetes version `MAJOR.MINOR.PATCH` (a leading `v` is dropped). Raising it upgrades in place and waits for RUNNING; " +
         "a version the platform does not offer fails, listing the offered ones; lowering it fails in preview.",
-      policy: inPlace("UpgradeCluster"),
+      policy: inPlace(CLUSTER_CALLS.UpgradeCluster),
       example: "1.31.6",
     }),
     // The whole object is the unknown sentinel in preview when it comes from another resource's output.

@@ -5,7 +5,7 @@ import { carryOut } from "../../../core/plan/operation";
 import { type OperationContext, type ResourceOperations, withPartialState } from "../../../core/contract";
 import { CMASSH_EXISTS, cmasshClient, findCluster, toPlatformLabels, waitForRunning } from "../common";
 import { deadlineFor, readDeadline } from "../../fields";
-import { NODE_POOL_TIMEOUTS, type NodePoolInputs } from "./schema";
+import { NODE_POOL_CALLS, NODE_POOL_TIMEOUTS, type NODE_POOL_UPDATE_CALLS, type NodePoolInputs } from "./schema";
 
 type Props = Record<string, unknown>;
 
@@ -23,7 +23,7 @@ function foreignPool(clusterName: string, name: string): ClusterformError {
   return new ClusterformError({
     code: "AlreadyExists",
     platformCode: "EXISTS",
-    operation: `AddNodePool pool ${JSON.stringify(name)} of cluster ${JSON.stringify(clusterName)}`,
+    operation: `${NODE_POOL_CALLS.AddNodePool} pool ${JSON.stringify(name)} of cluster ${JSON.stringify(clusterName)}`,
     platformMessage:
       "a pool of that name already exists in the cluster and this stack did not create it (cma-ssh does not report " +
       "labels, so ownership is known only for names Clusterform derived itself); choose another name or leave `name` unset",
@@ -64,7 +64,7 @@ async function scaleOrReAdd(ctx: OperationContext, news: NodePoolInputs, cluster
     if (!(await findCluster(client, clusterName, deadline))) throw err;
   }
   await ctx.report.warn(
-    `pool ${JSON.stringify(name)} of cluster ${JSON.stringify(clusterName)} no longer exists (ScaleNodePool answered NOT_FOUND: ` +
+    `pool ${JSON.stringify(name)} of cluster ${JSON.stringify(clusterName)} no longer exists (${NODE_POOL_CALLS.ScaleNodePool} answered NOT_FOUND: ` +
       `it was deleted outside Pulumi); adding it again with ${news.count} machine(s)`,
   );
   await client.addNodePool(clusterName, addSpec(news, name), { deadline });
@@ -85,7 +85,7 @@ export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
     // cma-ssh has no call that reads a pool: AddNodePool's "already exists" is the only sign of
     // one, whether an earlier attempt whose answer was lost added it or an interrupted run did.
     const { taken } = await createOrAdopt(ctx, {
-      operation: `AddNodePool pool ${JSON.stringify(name)} of cluster ${JSON.stringify(clusterName)}`,
+      operation: `${NODE_POOL_CALLS.AddNodePool} pool ${JSON.stringify(name)} of cluster ${JSON.stringify(clusterName)}`,
       deadline,
       existing: id,
       send: async () => {
@@ -98,7 +98,7 @@ export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
     });
     // Left behind by an interrupted run of this very resource: adopted at the desired size.
     if (taken === "adopted") await client.scaleNodePool(clusterName, [{ name, count }], { deadline });
-    return { id, outs: await settle(ctx, clusterName, id, { ...inputs, clusterStatus: "UNKNOWN" }, deadline, poolStep(name, "AddNodePool")) };
+    return { id, outs: await settle(ctx, clusterName, id, { ...inputs, clusterStatus: "UNKNOWN" }, deadline, poolStep(name, NODE_POOL_CALLS.AddNodePool)) };
   },
 
   async read(ctx, id, props) {
@@ -110,11 +110,11 @@ export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
   async update(ctx, id, _olds, news, plan) {
     const deadline = deadlineFor(news, "update", NODE_POOL_TIMEOUTS);
     const { clusterName, name } = parseId(id, news);
-    const scale = plan.operations.find((o) => o.call === "ScaleNodePool");
-    await carryOut("cmassh:NodePool", plan.operations, {
-      ScaleNodePool: (o) => scaleOrReAdd(ctx, { ...news, count: Number(o.args.count) }, clusterName, name, deadline),
+    const scale = plan.operations.find((o) => o.call === NODE_POOL_CALLS.ScaleNodePool);
+    await carryOut<typeof NODE_POOL_UPDATE_CALLS>("cmassh:NodePool", plan.operations, {
+      [NODE_POOL_CALLS.ScaleNodePool]: (o) => scaleOrReAdd(ctx, { ...news, count: Number(o.args.count) }, clusterName, name, deadline),
     });
-    return settle(ctx, clusterName, id, news, deadline, poolStep(name, scale ? `ScaleNodePool to ${scale.args.count}` : undefined));
+    return settle(ctx, clusterName, id, news, deadline, poolStep(name, scale ? `${NODE_POOL_CALLS.ScaleNodePool} to ${scale.args.count}` : undefined));
   },
 
   async delete(ctx, id, props) {
@@ -129,7 +129,7 @@ export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
       throw err;
     }
     if (await findCluster(client, clusterName, deadline)) {
-      await waitForRunning(client, clusterName, deadline, ctx.report.progress, undefined, poolStep(name, "DeleteNodePool"));
+      await waitForRunning(client, clusterName, deadline, ctx.report.progress, undefined, poolStep(name, NODE_POOL_CALLS.DeleteNodePool));
     }
   },
 };

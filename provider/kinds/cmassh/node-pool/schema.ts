@@ -1,9 +1,16 @@
 import { AUTO_NAMED, defineFields, type InputsOf, OWNERSHIP } from "../../../core/definition/kind";
 import { inPlace, optional, replace, required, v } from "../../../core/definition/values";
+import { defineCalls, extendCalls } from "../../../core/plan/calls";
 import { instanceTypeValue, objectNameValue, userLabelsValue } from "../shared-schema";
 
 /** Machine counts a pool may have. */
 export const POOL_COUNT = { min: 0, max: 1000 } as const;
+
+/** The cma-ssh call an in-place update of a pool makes; operations.ts has its executor. */
+export const NODE_POOL_UPDATE_CALLS = defineCalls("ScaleNodePool");
+
+/** Every cma-ssh call a pool's plans name, each written once: the update's, then create's and delete's. */
+export const NODE_POOL_CALLS = extendCalls(NODE_POOL_UPDATE_CALLS, "AddNodePool", "DeleteNodePool");
 
 /** `cmassh:NodePool`, every field written once. */
 export const nodePoolKind = defineFields({
@@ -23,7 +30,7 @@ export const nodePoolKind = defineFields({
     instanceType: required(instanceTypeValue(), { description: "Machine type.", policy: replace, example: "standard" }),
     count: required(v.int(POOL_COUNT.min, POOL_COUNT.max), {
       description: "Number of machines. A change is one ScaleNodePool, then a wait until the cluster is RUNNING.",
-      policy: inPlace("ScaleNodePool"),
+      policy: inPlace(NODE_POOL_CALLS.ScaleNodePool),
       names: { terraform: "node_count" },
     }),
     labels: optional(userLabelsValue(), { description: "Kubernetes labels for the machines.", default: "{}", policy: replace }),

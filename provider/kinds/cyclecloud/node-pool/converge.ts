@@ -2,9 +2,9 @@ import type { CycleCloudClient } from "../../../clients/cyclecloud/client";
 import type { BucketStatus, NodeCreationSet, NodeRecord } from "../../../clients/cyclecloud/types";
 import type { Deadline } from "../../../core/deadline";
 import { ClusterformError } from "../../../core/errors";
-import { carryOut, type Executor, type PlannedOperation } from "../../../core/plan/operation";
+import { carryOut, type Executors, type PlannedOperation } from "../../../core/plan/operation";
 import { aliveNodes, chooseSurplus, type PoolNode, poolNodes, requestIdOf, targetNodes } from "./pool";
-import type { NodePoolInputs } from "./schema";
+import { NODE_POOL_CALLS, type NodePoolInputs } from "./schema";
 import { nodesOf, waitForNodesGone, waitForNodesReady } from "./waits";
 
 const q = (s: string) => JSON.stringify(s);
@@ -62,10 +62,10 @@ const MAX_REQUEST_PROBES = 50;
  * The executors of an update's planned calls (plan.ts): CreateNodes adds `count` nodes, RemoveNodes
  * removes the nodes it names (those still in the pool: one already gone needs no removal).
  */
-function plannedCalls(cx: ConvergeContext, state: PoolState): Record<string, Executor> {
+function plannedCalls(cx: ConvergeContext, state: PoolState): Executors<typeof NODE_POOL_CALLS> {
   return {
-    CreateNodes: (o) => addNodes(cx, state, Number(o.args.count)),
-    async RemoveNodes(o) {
+    [NODE_POOL_CALLS.CreateNodes]: (o) => addNodes(cx, state, Number(o.args.count)),
+    async [NODE_POOL_CALLS.RemoveNodes](o) {
       const names = Array.isArray(o.args.names) ? o.args.names.map(String) : [];
       const records = (await cx.client.listNodes(cx.inputs.clusterName, {}, { deadline: cx.deadline })).nodes;
       const pool = poolNodes(records, state.nodeIds).filter((n) => n.role !== "leaving");
@@ -85,7 +85,7 @@ function plannedCalls(cx: ConvergeContext, state: PoolState): Record<string, Exe
  */
 export async function convergePool(cx: ConvergeContext, state: PoolState, planned: readonly PlannedOperation[] = []): Promise<NodeRecord[]> {
   const { client, inputs, deadline } = cx;
-  await carryOut("cyclecloud:NodePool", planned, plannedCalls(cx, state));
+  await carryOut<typeof NODE_POOL_CALLS>("cyclecloud:NodePool", planned, plannedCalls(cx, state));
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const records = (await client.listNodes(inputs.clusterName, {}, { deadline })).nodes;
     // Nodes already terminating are on their way out and count for nothing.
@@ -117,7 +117,7 @@ async function removeNodes(cx: ConvergeContext, state: PoolState, nodes: PoolNod
     throw new ClusterformError({
       code: "FailedPrecondition",
       platformCode: "NODE_ERROR",
-      operation: `RemoveNodes ${names.join(", ")} of cluster ${q(inputs.clusterName)}`,
+      operation: `${NODE_POOL_CALLS.RemoveNodes} ${names.join(", ")} of cluster ${q(inputs.clusterName)}`,
       platformMessage: refused.map((n) => `${n.name}: ${n.error ?? "refused"}`).join("; "),
     });
   }
@@ -164,14 +164,14 @@ async function addNodes(cx: ConvergeContext, state: PoolState, count: number): P
     const listed = (await client.listNodes(inputs.clusterName, { operation: operationId }, { deadline })).nodes;
     state.nodeIds.push(...listed.map((n) => n.NodeId).filter((id) => !state.nodeIds.includes(id)));
     if (added < count) throw await quotaError(cx, count, added, created.value.sets[0]?.message);
-    const what = `the ${added} node(s) of CreateNodes operation ${q(operationId)} in cluster ${q(inputs.clusterName)}`;
+    const what = `the ${added} node(s) of ${NODE_POOL_CALLS.CreateNodes} operation ${q(operationId)} in cluster ${q(inputs.clusterName)}`;
     await waitForNodesReady(nodesOf(client, inputs.clusterName, { operation: operationId }, deadline), what, added, deadline, cx.progress);
     return;
   }
   throw new ClusterformError({
     code: "FailedPrecondition",
     platformCode: "REQUEST_IDS_EXHAUSTED",
-    operation: `CreateNodes nodearray ${q(inputs.nodearray)} of cluster ${q(inputs.clusterName)}`,
+    operation: `${NODE_POOL_CALLS.CreateNodes} nodearray ${q(inputs.nodearray)} of cluster ${q(inputs.clusterName)}`,
     platformMessage: `CycleCloud refused ${MAX_REQUEST_PROBES} request ids of this pool as used before; nothing was added`,
   });
 }
@@ -189,7 +189,7 @@ async function adoptRequest(cx: ConvergeContext, state: PoolState, requestId: st
   }
   const fresh = nodes.filter((n) => !state.nodeIds.includes(n.NodeId));
   if (fresh.length === 0) return false;
-  cx.confirmAdoption?.(`CreateNodes request ${q(requestId)} of nodearray ${q(inputs.nodearray)} in cluster ${q(inputs.clusterName)}`, { identity: cx.identity, id: cx.identity });
+  cx.confirmAdoption?.(`${NODE_POOL_CALLS.CreateNodes} request ${q(requestId)} of nodearray ${q(inputs.nodearray)} in cluster ${q(inputs.clusterName)}`, { identity: cx.identity, id: cx.identity });
   cx.progress(`request ${requestId} was sent by an interrupted run; adopting its node(s) ${fresh.map((n) => n.Name).join(", ")}`);
   state.nodeIds.push(...fresh.map((n) => n.NodeId));
   state.lastOperationId = requestId;
@@ -220,7 +220,7 @@ async function quotaError(cx: ConvergeContext, asked: number, added: number, mes
   return new ClusterformError({
     code: "FailedPrecondition",
     platformCode: "QUOTA",
-    operation: `CreateNodes nodearray ${q(inputs.nodearray)} of cluster ${q(inputs.clusterName)}`,
+    operation: `${NODE_POOL_CALLS.CreateNodes} nodearray ${q(inputs.nodearray)} of cluster ${q(inputs.clusterName)}`,
     platformMessage: `CycleCloud added ${added} of ${asked} node(s): ${message ?? "it gave no reason"}${availability}`,
   });
 }

@@ -3,6 +3,7 @@ import { describeValue, isUnknown, orUnknown } from "../../../core/validation";
 import { seedValues } from "../../fields";
 import { defineFields, type InputsOf, OWNERSHIP } from "../../../core/definition/kind";
 import { inPlace, optional, replace, required, type Value, v } from "../../../core/definition/values";
+import { defineCalls, eitherOf } from "../../../core/plan/calls";
 
 /** Bounds of `count` and `coreCount`. */
 export const POOL_LIMITS = { maxCount: 1000, maxCoreCount: 100_000, maxNameOffset: 1_000_000 } as const;
@@ -81,7 +82,13 @@ function exactlyOneSize(inputs: { count?: unknown; coreCount?: unknown }, ctx: z
 }
 
 const text = (validate: z.ZodType<string, unknown>): Value<string> => ({ type: { kind: "string" }, validate });
-const SIZE = inPlace("CreateNodes/RemoveNodes");
+/**
+ * The CycleCloud calls of a pool's plans, each written once. Update, create and delete alike add
+ * nodes or remove them, so every one is an update call too: converge.ts has an executor for each.
+ */
+export const NODE_POOL_CALLS = defineCalls("CreateNodes", "RemoveNodes");
+
+const SIZE = inPlace(eitherOf(NODE_POOL_CALLS.CreateNodes, NODE_POOL_CALLS.RemoveNodes));
 
 /** `cyclecloud:NodePool`, every field written once. Give exactly one of `count` and `coreCount`. */
 export const nodePoolKind = defineFields({

@@ -7,7 +7,7 @@ import { ClusterformError } from "../../../core/errors";
 import type { CreateContext, ResourceOperations } from "../../../core/contract";
 import { deadlineFor, readDeadline } from "../../fields";
 import { isNotFound, orMissing, pelotonClient } from "../common";
-import { POOL_TIMEOUTS, ROOT, type ResourcePoolInputs } from "./schema";
+import { POOL_CALLS, POOL_TIMEOUTS, type POOL_UPDATE_CALLS, ROOT, type ResourcePoolInputs } from "./schema";
 import { carryOut } from "../../../core/plan/operation";
 
 type Props = Record<string, unknown>;
@@ -59,7 +59,7 @@ async function createPool(ctx: CreateContext, inputs: ResourcePoolInputs, deadli
   const id = inputs.respoolId!;
   // The value is the pool's parent id.
   const { value: parent, taken } = await createOrAdopt(ctx, {
-    operation: `CreateResourcePool pool ${q(inputs.name)} (id ${id})`,
+    operation: `${POOL_CALLS.CreateResourcePool} pool ${q(inputs.name)} (id ${id})`,
     deadline,
     find: async () => {
       const found = await orMissing(() => client.getResourcePool(id, { deadline }));
@@ -90,7 +90,7 @@ async function busyPool(client: PelotonClient, id: string, cause: ClusterformErr
   return new ClusterformError({
     code: "FailedPrecondition",
     platformCode: cause.platformCode,
-    operation: `DeleteResourcePool pool ${q(path)} (id ${id})`,
+    operation: `${POOL_CALLS.DeleteResourcePool} pool ${q(path)} (id ${id})`,
     platformMessage: `${cause.platformMessage}; the pool still holds ${parts.join(" and ") || "something"}: delete or move them first`,
     cause,
   });
@@ -114,9 +114,9 @@ export const resourcePoolOperations: ResourceOperations<ResourcePoolInputs> = {
   async update(ctx, id, olds, news, plan) {
     const client = await pelotonClient(ctx.config);
     const deadline = deadlineFor(news, "update", POOL_TIMEOUTS);
-    await carryOut("peloton:ResourcePool", plan.operations, {
+    await carryOut<typeof POOL_UPDATE_CALLS>("peloton:ResourcePool", plan.operations, {
       // Peloton's update takes the whole configuration: the changed fields go with the rest.
-      async UpdateResourcePool() {
+      async [POOL_CALLS.UpdateResourcePool]() {
         const parent = typeof olds.parentId === "string" && olds.parentId ? olds.parentId : await parentId(client, news.parent, deadline);
         await client.updateResourcePool(id, toPoolSpec(news, parent), { deadline });
       },
@@ -131,7 +131,7 @@ export const resourcePoolOperations: ResourceOperations<ResourcePoolInputs> = {
       await client.deleteResourcePool(id, { deadline });
     } catch (err) {
       if (isNotFound(err)) return;
-      const e = ClusterformError.from(err, `DeleteResourcePool pool ${q(id)}`);
+      const e = ClusterformError.from(err, `${POOL_CALLS.DeleteResourcePool} pool ${q(id)}`);
       if (e.code === "InvalidArgument" || e.code === "FailedPrecondition") throw await busyPool(client, id, e, deadline);
       throw e;
     }

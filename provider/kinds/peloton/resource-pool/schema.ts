@@ -3,6 +3,7 @@ import { deriveName } from "../../../core/naming";
 import { describeValue, isUnknown, orUnknown, UNKNOWN } from "../../../core/validation";
 import { defineFields, type InputsOf, OWNERSHIP } from "../../../core/definition/kind";
 import { inPlace, optional, replace, required, type Value, v } from "../../../core/definition/values";
+import { defineCalls, extendCalls } from "../../../core/plan/calls";
 import { deterministicUuid } from "../common";
 import { nonNegative, percent, stringList, text } from "../schema-blocks";
 
@@ -73,7 +74,13 @@ const limit = (what: string) =>
     maxPercent: required(v.custom({ kind: "number" }, percent()), { description: "The limit in percent, 0 to 100." }),
   });
 
-const UPDATE = inPlace("UpdateResourcePool");
+/** The Peloton call an in-place update of a pool makes (the whole configuration at once); operations.ts has its executor. */
+export const POOL_UPDATE_CALLS = defineCalls("UpdateResourcePool");
+
+/** Every Peloton call a pool's plans name, each written once: the update's, then create's and delete's. */
+export const POOL_CALLS = extendCalls(POOL_UPDATE_CALLS, "CreateResourcePool", "DeleteResourcePool");
+
+const UPDATE = inPlace(POOL_CALLS.UpdateResourcePool);
 
 /** `peloton:ResourcePool`, every field written once. Every field but `parent` changes in place with one UpdateResourcePool. */
 export const resourcePoolKind = defineFields({

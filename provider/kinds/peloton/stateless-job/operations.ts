@@ -10,7 +10,7 @@ import { toJobSpec, toUpdateSpec } from "./job-spec";
 import { jobOutputs } from "./job-status";
 import { mutateJob } from "./mutate";
 import { poolOf, type RolloutContext, restart, rollTo, setRunState, specOpaque } from "./rollout";
-import { JOB_TIMEOUTS, type StatelessJobInputs, statelessJobPolicies } from "./schema";
+import { JOB_CALLS, JOB_TIMEOUTS, type JOB_UPDATE_CALLS, type StatelessJobInputs, statelessJobPolicies } from "./schema";
 import { waitForJobGone, waitForJobState, waitForWorkflow } from "./wait";
 import { carryOut, type PlannedOperation } from "../../../core/plan/operation";
 
@@ -19,7 +19,7 @@ const q = JSON.stringify;
 
 /** Inputs that are the job's configuration: changed together by one ReplaceJob. */
 const CONFIG_FIELDS = Object.entries(statelessJobPolicies)
-  .filter(([, p]) => p.kind === "update" && p.operation === "ReplaceJob")
+  .filter(([, p]) => p.kind === "update" && p.operation === JOB_CALLS.ReplaceJob)
   .map(([field]) => field);
 
 async function rolloutContext(ctx: OperationContext, jobId: string, deadline: Deadline): Promise<RolloutContext> {
@@ -43,7 +43,7 @@ async function createJob(ctx: CreateContext, inputs: StatelessJobInputs, deadlin
     startPaused: policy.startPaused,
   };
   const { value, taken } = await createOrAdopt<{ detail?: JobDetail }>(ctx, {
-    operation: `CreateJob job ${q(inputs.name)} (id ${jobId})`,
+    operation: `${JOB_CALLS.CreateJob} job ${q(inputs.name)} (id ${jobId})`,
     deadline,
     find: async () => {
       const detail = await orMissing(() => client.getJob(jobId, { deadline }));
@@ -120,7 +120,7 @@ export const statelessJobOperations: ResourceOperations<StatelessJobInputs> = {
     const rc = await rolloutContext(ctx, id, deadline);
     const goal = news.desiredState ?? "RUNNING";
     // The steps passed so far (in the plan's order), so that a failure records what actually runs.
-    const starts = plan.operations.some((o) => o.call === "StartJob");
+    const starts = plan.operations.some((o) => o.call === JOB_CALLS.StartJob);
     const applied = new Set<string>(goal === "RUNNING" && !starts ? ["desiredState"] : []);
     const passed = (...fields: string[]) => {
       for (const f of fields) applied.add(f);
@@ -133,21 +133,21 @@ export const statelessJobOperations: ResourceOperations<StatelessJobInputs> = {
         await rollTo(rc, news, goal === "RUNNING");
         if (goal === "KILLED") await setRunState(rc, news, "KILLED");
       }
-      await carryOut("peloton:StatelessJob", plan.operations, {
-        async StartJob() {
+      await carryOut<typeof JOB_UPDATE_CALLS>("peloton:StatelessJob", plan.operations, {
+        async [JOB_CALLS.StartJob]() {
           await setRunState(rc, news, "RUNNING");
           passed("desiredState");
         },
-        async ReplaceJob(o) {
+        async [JOB_CALLS.ReplaceJob](o) {
           await rollTo(rc, batched(o), goal === "RUNNING");
           passed("config");
         },
-        async RestartJob(o) {
+        async [JOB_CALLS.RestartJob](o) {
           passed("config");
           await restart(rc, batched(o));
           passed("restartNonce");
         },
-        async StopJob() {
+        async [JOB_CALLS.StopJob]() {
           passed("config", "restartNonce");
           await setRunState(rc, news, "KILLED");
           passed("desiredState");
@@ -172,7 +172,7 @@ export const statelessJobOperations: ResourceOperations<StatelessJobInputs> = {
           client,
           id,
           {
-            operation: `StopJob job ${q(id)}`,
+            operation: `${JOB_CALLS.StopJob} job ${q(id)}`,
             needed: (d) => d.jobInfo?.status?.desiredState !== JobState.KILLED,
             send: (ref) => client.stopJob(ref, { deadline }),
           },
@@ -185,7 +185,7 @@ export const statelessJobOperations: ResourceOperations<StatelessJobInputs> = {
         client,
         id,
         {
-          operation: `DeleteJob job ${q(id)}`,
+          operation: `${JOB_CALLS.DeleteJob} job ${q(id)}`,
           needed: () => true,
           send: async (ref) => {
             await client.deleteJob(ref, { deadline });

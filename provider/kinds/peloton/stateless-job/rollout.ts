@@ -5,7 +5,7 @@ import type { Deadline } from "../../../core/deadline";
 import { toJobSpec, toUpdateSpec, opaqueFor } from "./job-spec";
 import { ACTIVE_WORKFLOW, latestWorkflow } from "./job-status";
 import { mutateJob } from "./mutate";
-import type { StatelessJobInputs } from "./schema";
+import { JOB_CALLS, type StatelessJobInputs } from "./schema";
 import { type PoolContext, waitForJobState, waitForWorkflow } from "./wait";
 
 const q = JSON.stringify;
@@ -49,7 +49,7 @@ export async function rollTo(rc: RolloutContext, inputs: StatelessJobInputs, wai
     rc.client,
     rc.jobId,
     {
-      operation: `ReplaceJob job ${q(rc.jobId)}`,
+      operation: `${JOB_CALLS.ReplaceJob} job ${q(rc.jobId)}`,
       needed: (d) => !rollingOrDone(d, opaque),
       send: (ref) => rc.client.replaceJob(ref, spec, { updateSpec: toUpdateSpec(inputs.updatePolicy), opaqueData: opaque, deadline: rc.deadline }),
     },
@@ -74,7 +74,7 @@ export async function restart(rc: RolloutContext, inputs: StatelessJobInputs): P
     rc.client,
     rc.jobId,
     {
-      operation: `RestartJob job ${q(rc.jobId)}`,
+      operation: `${JOB_CALLS.RestartJob} job ${q(rc.jobId)}`,
       needed: (d) => !rollingOrDone(d, opaque),
       send: (ref) => rc.client.restartJob(ref, { batchSize, opaqueData: opaque, deadline: rc.deadline }),
     },
@@ -97,7 +97,7 @@ export async function setRunState(rc: RolloutContext, inputs: StatelessJobInputs
     rc.client,
     rc.jobId,
     {
-      operation: `${goal === "KILLED" ? "StopJob" : "StartJob"} job ${q(rc.jobId)}`,
+      operation: `${goal === "KILLED" ? JOB_CALLS.StopJob : JOB_CALLS.StartJob} job ${q(rc.jobId)}`,
       needed: (d) => d.jobInfo?.status?.desiredState !== want,
       send: (ref) => (goal === "KILLED" ? rc.client.stopJob(ref, { deadline: rc.deadline }) : rc.client.startJob(ref, { deadline: rc.deadline })),
     },

@@ -3,6 +3,7 @@ import { deriveName } from "../../../core/naming";
 import { describeValue, isUnknown, orUnknown, UNKNOWN } from "../../../core/validation";
 import { defineFields, type InputsOf, OWNERSHIP } from "../../../core/definition/kind";
 import { ignored, inPlace, optional, replace, required, type Value, v } from "../../../core/definition/values";
+import { defineCalls, eitherOf, extendCalls } from "../../../core/plan/calls";
 import { deterministicUuid } from "../common";
 import { count, flag, nonEmpty, stringMap, text } from "../schema-blocks";
 import { podSchema, podSpec } from "./pod-schema";
@@ -60,7 +61,16 @@ const restartNonce = orUnknown(
 
 const known = (value: unknown): value is number => typeof value === "number" && !isUnknown(value);
 
-const REPLACE_JOB = inPlace("ReplaceJob");
+/**
+ * The Peloton calls an in-place update of a job makes, in the order it makes them: start, the one
+ * rolling update, restart, stop. operations.ts has an executor for each.
+ */
+export const JOB_UPDATE_CALLS = defineCalls("StartJob", "ReplaceJob", "RestartJob", "StopJob");
+
+/** Every Peloton call a job's plans name, each written once: the update's, then create's and delete's. */
+export const JOB_CALLS = extendCalls(JOB_UPDATE_CALLS, "CreateJob", "DeleteJob");
+
+const REPLACE_JOB = inPlace(JOB_CALLS.ReplaceJob);
 
 /** `peloton:StatelessJob`, every field written once. */
 export const statelessJobKind = defineFields({
@@ -105,12 +115,12 @@ export const statelessJobKind = defineFields({
     desiredState: optional(v.oneOf(["RUNNING", "KILLED"]), {
       description: '`"RUNNING"` or `"KILLED"`: StartJob, then a wait until every instance runs, or StopJob, then a wait for KILLED.',
       default: '"RUNNING"',
-      policy: inPlace("StopJob/StartJob"),
+      policy: inPlace(eitherOf(JOB_CALLS.StopJob, JOB_CALLS.StartJob)),
     }),
     restartNonce: optional(v.custom({ kind: "stringOrNumber" }, restartNonce), {
       description: "A string or a number; any new value restarts every instance, in batches of `updatePolicy.batchSize`.",
       default: "none",
-      policy: inPlace("RestartJob"),
+      policy: inPlace(JOB_CALLS.RestartJob),
     }),
     updatePolicy: optional(updatePolicy, {
       description: "How changes roll out; changing it alone changes nothing on the platform.",

@@ -10,7 +10,7 @@ import { type CreateContext, type OperationContext, PartialStateError, type Reso
 import { senlinClient } from "../client";
 import { type ActionRun, runAction, startAction, waitForAction } from "./actions";
 import { bindingMatches, type PolicyChanges, liveBindings, planPolicies } from "./policy-set";
-import { CLUSTER_TIMEOUTS, type ClusterInputs, DEFAULT_TIMEOUT_SECONDS, OWNER_KEY, type PolicyBinding } from "./schema";
+import { CLUSTER_CALLS, CLUSTER_TIMEOUTS, type CLUSTER_UPDATE_CALLS, type ClusterInputs, DEFAULT_TIMEOUT_SECONDS, OWNER_KEY, POLICY_ACTIONS, type PolicyBinding } from "./schema";
 import { carryOut, type PlannedOperation } from "../../../core/plan/operation";
 
 type Props = Record<string, unknown>;
@@ -66,7 +66,7 @@ async function applyPolicies(run: ActionRun, id: string, changes: PolicyChanges,
     done.set(b.policy, b.enabled);
   }
   for (const b of changes.update) {
-    await runAction(run, `UpdateClusterPolicy ${q(b.policy)} on cluster ${q(id)}`, () => client.updateClusterPolicy(id, b.policy, b.enabled, { deadline }));
+    await runAction(run, `${CLUSTER_CALLS.UpdateClusterPolicy} ${q(b.policy)} on cluster ${q(id)}`, () => client.updateClusterPolicy(id, b.policy, b.enabled, { deadline }));
     done.set(b.policy, b.enabled);
   }
 }
@@ -130,7 +130,7 @@ type Accepted = Awaited<ReturnType<SenlinClient["createCluster"]>>;
  */
 async function createCluster(ctx: CreateContext, run: ActionRun, inputs: Inputs): Promise<{ id: string; adopted: boolean }> {
   const { client, deadline } = run;
-  const operation = `CreateCluster cluster ${q(inputs.name)}`;
+  const operation = `${CLUSTER_CALLS.CreateCluster} cluster ${q(inputs.name)}`;
   // Only a create sent now answers its action; a cluster found (landed or adopted) is waited for apart.
   const { value } = await createOrAdopt<{ id: string; accepted?: Accepted }>(ctx, {
     operation,
@@ -244,7 +244,7 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
       // again (Senlin refuses that), and one the state names by name while the program names it by
       // id (after an import) is neither detached nor attached again.
       const wanted = (news.policies ?? []) as PolicyBinding[];
-      const policyCalls = plan.operations.some((o) => o.call.endsWith("ClusterPolicy"));
+      const policyCalls = plan.operations.some((o) => POLICY_ACTIONS.calls.some((call) => call === o.call));
       const live = policyCalls ? await client.listClusterPolicies(id, undefined, { deadline }) : [];
       if (policyCalls) {
         const references = [...asBindings(done), ...wanted];
@@ -253,32 +253,32 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
       }
       const boundAs = (reference: string) => live.find((b) => bindingMatches(b, reference));
       // The planned calls (the preview's report shows the same list), in its order, each sending its arguments.
-      await carryOut("senlin:Cluster", plan.operations, {
-        async UpdateCluster(o) {
+      await carryOut<typeof CLUSTER_UPDATE_CALLS>("senlin:Cluster", plan.operations, {
+        async [CLUSTER_CALLS.UpdateCluster](o) {
           const args = await withoutCurrentProfile(client, id, o.args, deadline);
           if (Object.keys(args).length > 0) {
-            await runAction(run, `UpdateCluster cluster ${q(id)}`, async () => (await client.updateCluster(id, patchOf(args, news.owner), { deadline })).actionId);
+            await runAction(run, `${CLUSTER_CALLS.UpdateCluster} cluster ${q(id)}`, async () => (await client.updateCluster(id, patchOf(args, news.owner), { deadline })).actionId);
           }
           applied = { ...applied, ...pick(news, PATCHED) };
         },
-        async ResizeCluster(o) {
+        async [CLUSTER_CALLS.ResizeCluster](o) {
           const { number, minSize, maxSize } = o.args as { number: number; minSize: number; maxSize: number };
-          await runAction(run, `ResizeCluster cluster ${q(id)}`, () => client.resizeCluster(id, { adjustmentType: "EXACT_CAPACITY", number, minSize, maxSize, strict: true }, { deadline }));
+          await runAction(run, `${CLUSTER_CALLS.ResizeCluster} cluster ${q(id)}`, () => client.resizeCluster(id, { adjustmentType: "EXACT_CAPACITY", number, minSize, maxSize, strict: true }, { deadline }));
           applied = { ...applied, ...pick(news, RESIZED) };
         },
-        DetachClusterPolicy: async (o) => {
+        [CLUSTER_CALLS.DetachClusterPolicy]: async (o) => {
           const bound = boundAs(String(o.args.policy));
           const stillWanted = bound !== undefined && wanted.some((w) => bindingMatches(bound, w.policy));
           if (bound && !stillWanted) await applyPolicies(run, id, { detach: [String(o.args.policy)], attach: [], update: [] }, done);
           else done.delete(String(o.args.policy));
         },
-        AttachClusterPolicy: async (o) => {
+        [CLUSTER_CALLS.AttachClusterPolicy]: async (o) => {
           const bound = boundAs(String(o.args.policy));
           if (!bound) return applyPolicies(run, id, { detach: [], attach: [policy(o)], update: [] }, done);
           done.set(String(o.args.policy), bound.enabled);
           if (bound.enabled !== policy(o).enabled) await applyPolicies(run, id, { detach: [], attach: [], update: [policy(o)] }, done);
         },
-        UpdateClusterPolicy: (o) => applyPolicies(run, id, { detach: [], attach: [], update: [policy(o)] }, done),
+        [CLUSTER_CALLS.UpdateClusterPolicy]: (o) => applyPolicies(run, id, { detach: [], attach: [], update: [policy(o)] }, done),
       });
       return await settle(ctx, client, id, run.deadline);
     } catch (err) {
@@ -297,7 +297,7 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
     await detachAll(run, id);
     let actionId: string;
     try {
-      actionId = await startAction(run, `DeleteCluster cluster ${q(id)}`, async () => {
+      actionId = await startAction(run, `${CLUSTER_CALLS.DeleteCluster} cluster ${q(id)}`, async () => {
         try {
           return (await client.deleteCluster(id, {}, { deadline: run.deadline })).actionId;
         } catch (err) {
@@ -311,7 +311,7 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
       if (err instanceof ClusterformError && err.code === "NotFound") return;
       throw err;
     }
-    if (actionId) await waitForAction(run, `DeleteCluster cluster ${q(id)}`, actionId);
+    if (actionId) await waitForAction(run, `${CLUSTER_CALLS.DeleteCluster} cluster ${q(id)}`, actionId);
     await waitFor({
       poll: () => findCluster(client, id, run.deadline),
       isDone: (c) => c === undefined,

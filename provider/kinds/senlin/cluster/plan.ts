@@ -1,7 +1,10 @@
+import type { CallOf } from "../../../core/plan/calls";
 import type { KindPlanner, PlannedOperation } from "../../../core/plan/operation";
 import { op } from "../../../core/plan/operation";
 import { planPolicies } from "./policy-set";
-import type { PolicyBinding } from "./schema";
+import { CLUSTER_CALLS, type CLUSTER_UPDATE_CALLS, POLICY_ACTIONS, type PolicyBinding } from "./schema";
+
+type UpdateCall = CallOf<typeof CLUSTER_UPDATE_CALLS>;
 
 /** The fields one PATCH (UpdateCluster) sends, in the order the patch lists them. */
 const PATCHED = ["name", "profile", "profileOnly", "timeout", "metadata", "config"] as const;
@@ -9,12 +12,12 @@ const PATCHED = ["name", "profile", "profileOnly", "timeout", "metadata", "confi
 const bindings = (v: unknown): PolicyBinding[] => (Array.isArray(v) ? (v as PolicyBinding[]) : []);
 
 /** The policy actions from one binding set to another: detaches, attaches, then `enabled` updates. */
-function policyCalls(id: string | undefined, from: PolicyBinding[], to: PolicyBinding[]): PlannedOperation[] {
+function policyCalls(id: string | undefined, from: PolicyBinding[], to: PolicyBinding[]): PlannedOperation<(typeof POLICY_ACTIONS.calls)[number]>[] {
   const changes = planPolicies(from, to.map((b) => ({ policy: b.policy, enabled: b.enabled ?? true })));
   return [
-    ...changes.detach.map((policy) => op("DetachClusterPolicy", id, { policy }, `detaches policy ${policy}`)),
-    ...changes.attach.map((b) => op("AttachClusterPolicy", id, { policy: b.policy, enabled: b.enabled }, `attaches policy ${b.policy}${b.enabled ? "" : " (disabled)"}`)),
-    ...changes.update.map((b) => op("UpdateClusterPolicy", id, { policy: b.policy, enabled: b.enabled }, `${b.enabled ? "enables" : "disables"} policy ${b.policy}`)),
+    ...changes.detach.map((policy) => op(CLUSTER_CALLS.DetachClusterPolicy, id, { policy }, `detaches policy ${policy}`)),
+    ...changes.attach.map((b) => op(CLUSTER_CALLS.AttachClusterPolicy, id, { policy: b.policy, enabled: b.enabled }, `attaches policy ${b.policy}${b.enabled ? "" : " (disabled)"}`)),
+    ...changes.update.map((b) => op(CLUSTER_CALLS.UpdateClusterPolicy, id, { policy: b.policy, enabled: b.enabled }, `${b.enabled ? "enables" : "disables"} policy ${b.policy}`)),
   ];
 }
 
@@ -23,35 +26,35 @@ function policyCalls(id: string | undefined, from: PolicyBinding[], to: PolicyBi
  * (UpdateCluster) for the fields it carries, one EXACT_CAPACITY resize for the three sizes, then
  * the policy actions.
  */
-export const clusterPlanner: KindPlanner = {
+export const clusterPlanner: KindPlanner<CallOf<typeof CLUSTER_CALLS>, CallOf<typeof CLUSTER_UPDATE_CALLS>> = {
   update(olds, news, diff, id) {
     const operations = new Set(diff.updates.map((u) => u.operation));
-    const calls: PlannedOperation[] = [];
-    if (operations.has("UpdateCluster")) {
+    const calls: PlannedOperation<UpdateCall>[] = [];
+    if (operations.has(CLUSTER_CALLS.UpdateCluster)) {
       const fields = PATCHED.filter((f) => diff.updates.some((u) => u.field === f));
       const profile = fields.includes("profile");
       const summary = profile ? `rolls every node onto profile ${news.profile} (Senlin's rolling update)` : `updates ${fields.join(", ")}`;
       // A new profile is sent with `profileOnly` (whether existing nodes keep theirs), changed or not.
       const sent = profile && !fields.includes("profileOnly") ? [...fields, "profileOnly" as const] : fields;
-      calls.push(op("UpdateCluster", id, Object.fromEntries(sent.map((f) => [f, news[f]])), summary, profile && news.profileOnly !== true ? ["restarts"] : []));
+      calls.push(op(CLUSTER_CALLS.UpdateCluster, id, Object.fromEntries(sent.map((f) => [f, news[f]])), summary, profile && news.profileOnly !== true ? ["restarts"] : []));
     }
-    if (operations.has("ResizeCluster")) {
+    if (operations.has(CLUSTER_CALLS.ResizeCluster)) {
       const [from, to] = [olds.desiredCapacity, news.desiredCapacity];
       const fewer = typeof from === "number" && typeof to === "number" && to < from;
       const args = { adjustmentType: "EXACT_CAPACITY", number: to, minSize: news.minSize, maxSize: news.maxSize };
-      calls.push(op("ResizeCluster", id, args, `resizes to ${to} node(s) (was ${from}), bounds ${news.minSize}..${news.maxSize}`, fewer ? ["capacity-removed"] : []));
+      calls.push(op(CLUSTER_CALLS.ResizeCluster, id, args, `resizes to ${to} node(s) (was ${from}), bounds ${news.minSize}..${news.maxSize}`, fewer ? ["capacity-removed"] : []));
     }
-    if (operations.has("ClusterPolicies")) calls.push(...policyCalls(id, bindings(olds.policies), bindings(news.policies)));
+    if (operations.has(POLICY_ACTIONS.operation)) calls.push(...policyCalls(id, bindings(olds.policies), bindings(news.policies)));
     return calls;
   },
   create: (news) => [
-    op("CreateCluster", undefined, { profile: news.profile, desiredCapacity: news.desiredCapacity, minSize: news.minSize, maxSize: news.maxSize }, `creates a cluster of ${news.desiredCapacity} node(s) from profile ${news.profile}`),
+    op(CLUSTER_CALLS.CreateCluster, undefined, { profile: news.profile, desiredCapacity: news.desiredCapacity, minSize: news.minSize, maxSize: news.maxSize }, `creates a cluster of ${news.desiredCapacity} node(s) from profile ${news.profile}`),
     ...policyCalls(undefined, [], bindings(news.policies)),
   ],
   delete: (olds, id) => {
     return [
-      ...bindings(olds.policies).map((b) => op("DetachClusterPolicy", id, { policy: b.policy }, `detaches policy ${b.policy}`)),
-      op("DeleteCluster", id, {}, `deletes the cluster and its ${olds.desiredCapacity ?? "?"} node(s)`, ["deletes", "capacity-removed"]),
+      ...bindings(olds.policies).map((b) => op(CLUSTER_CALLS.DetachClusterPolicy, id, { policy: b.policy }, `detaches policy ${b.policy}`)),
+      op(CLUSTER_CALLS.DeleteCluster, id, {}, `deletes the cluster and its ${olds.desiredCapacity ?? "?"} node(s)`, ["deletes", "capacity-removed"]),
     ];
   },
 };

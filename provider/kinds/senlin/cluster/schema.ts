@@ -3,6 +3,7 @@ import { OWNER_LABEL_KEY } from "../../../core/naming";
 import { describeValue, isUnknown, orUnknown, UNKNOWN } from "../../../core/validation";
 import { AUTO_NAMED, defineFields, type InputsOf, OWNERSHIP } from "../../../core/definition/kind";
 import { defaulted, ignored, inPlace, optional, required, type Value, v } from "../../../core/definition/values";
+import { defineCalls, extendCalls } from "../../../core/plan/calls";
 
 /** Senlin's `max_nodes_per_cluster` default: no size or bound above it is accepted. */
 export const MAX_NODES = 1000;
@@ -70,8 +71,26 @@ const policyList = () =>
   });
 
 
-const UPDATE = inPlace("UpdateCluster");
-const RESIZE = inPlace("ResizeCluster");
+/**
+ * The Senlin calls an in-place update of a cluster makes, in the order it makes them: one PATCH,
+ * one resize, then the policy actions. operations.ts has an executor for each.
+ */
+export const CLUSTER_UPDATE_CALLS = defineCalls("UpdateCluster", "ResizeCluster", "DetachClusterPolicy", "AttachClusterPolicy", "UpdateClusterPolicy");
+
+/** Every Senlin call a cluster's plans name, each written once: the update's, then create's and delete's. */
+export const CLUSTER_CALLS = extendCalls(CLUSTER_UPDATE_CALLS, "CreateCluster", "DeleteCluster");
+
+/**
+ * The operation a `policies` change names (its policy, the reference and the planner read it): the
+ * detach, attach and `enabled` update calls the set difference asks for, planned together.
+ */
+export const POLICY_ACTIONS = {
+  operation: "ClusterPolicies",
+  calls: [CLUSTER_CALLS.DetachClusterPolicy, CLUSTER_CALLS.AttachClusterPolicy, CLUSTER_CALLS.UpdateClusterPolicy],
+} as const;
+
+const UPDATE = inPlace(CLUSTER_CALLS.UpdateCluster);
+const RESIZE = inPlace(CLUSTER_CALLS.ResizeCluster);
 
 /** `senlin:Cluster`, every field written once. Senlin changes every one of them in place. */
 export const clusterKind = defineFields({
@@ -123,7 +142,7 @@ export const clusterKind = defineFields({
       description: "Policies to attach, as a set (order does not matter, each policy at most once): one `policy_attach` per new policy, " +
         "one `policy_detach` per removed one, one `policy_update` per changed `enabled`, nothing for the rest.",
       default: "[]",
-      policy: inPlace("ClusterPolicies"),
+      policy: inPlace(POLICY_ACTIONS.operation),
     }),
     profileOnly: optional(v.boolean(), {
       description:

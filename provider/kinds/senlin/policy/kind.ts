@@ -3,7 +3,7 @@ import { completeName } from "../../fields";
 import { defineKind, type Kind } from "../../../core/definition/kind";
 import { catalogPlanner } from "../catalog-plan";
 import { policyIdentity } from "../typed-spec";
-import { type PolicyInputs, policyKind } from "./schema";
+import { POLICY_CALLS, type PolicyInputs, policyKind } from "./schema";
 
 type Props = Record<string, unknown>;
 
@@ -24,7 +24,7 @@ export const senlinPolicy = defineKind(policyKind, {
   complete,
   // A replacement has another spec, so old and new never share an identity.
   identity: (inputs) => (isUnknown(inputs.name) || isUnknown(inputs.spec) ? undefined : policyIdentity(inputs.name, inputs.spec)),
-  planner: catalogPlanner("Policy"),
+  planner: catalogPlanner("Policy", { create: POLICY_CALLS.CreatePolicy, update: POLICY_CALLS.UpdatePolicy, delete: POLICY_CALLS.DeletePolicy }),
   operations: async () => (await import("./operations")).policyOperations,
   importer: async () => (await import("./import")).policyImport,
 });

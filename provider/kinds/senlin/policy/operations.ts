@@ -7,7 +7,7 @@ import { createOrAdopt } from "../../../core/create-or-adopt";
 import { deleteUnlessGone, leftoverAmong, orMissing } from "../catalog-ops";
 import { senlinClient } from "../client";
 import { sameSpec } from "../typed-spec";
-import { POLICY_TIMEOUTS, type PolicyInputs } from "./schema";
+import { POLICY_CALLS, POLICY_TIMEOUTS, type POLICY_UPDATE_CALLS, type PolicyInputs } from "./schema";
 import { carryOut } from "../../../core/plan/operation";
 
 type Props = Record<string, unknown>;
@@ -38,7 +38,7 @@ export const policyOperations: ResourceOperations<PolicyInputs> = {
   async create(ctx, inputs) {
     const client = await senlinClient(ctx.config);
     const deadline = deadlineFor(inputs, "create", POLICY_TIMEOUTS);
-    const operation = `CreatePolicy policy ${q(inputs.name)}`;
+    const operation = `${POLICY_CALLS.CreatePolicy} policy ${q(inputs.name)}`;
     const { value: policy } = await createOrAdopt(ctx, {
       operation,
       deadline,
@@ -62,8 +62,8 @@ export const policyOperations: ResourceOperations<PolicyInputs> = {
     const deadline = deadlineFor(news, "update", POLICY_TIMEOUTS);
     let policy: Policy | undefined;
     // The name is the only field updated in place; Senlin refuses a PATCH that changes nothing, so none is planned then.
-    await carryOut("senlin:Policy", plan.operations, {
-      async UpdatePolicy(o) {
+    await carryOut<typeof POLICY_UPDATE_CALLS>("senlin:Policy", plan.operations, {
+      async [POLICY_CALLS.UpdatePolicy](o) {
         policy = await client.updatePolicy(id, { name: String(o.args.name) }, { deadline });
       },
     });

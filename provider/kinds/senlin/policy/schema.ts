@@ -1,7 +1,14 @@
 import { AUTO_NAMED, defineFields, type InputsOf, OWNERSHIP } from "../../../core/definition/kind";
 import { inPlace, optional, replace, required, v } from "../../../core/definition/values";
+import { defineCalls, extendCalls } from "../../../core/plan/calls";
 import { senlinName } from "../cluster/schema";
 import { typedSpec } from "../typed-spec";
+
+/** The Senlin call an in-place update of a policy makes (one PATCH); operations.ts has its executor. */
+export const POLICY_UPDATE_CALLS = defineCalls("UpdatePolicy");
+
+/** Every Senlin call a policy's plans name, each written once: the update's, then create's and delete's. */
+export const POLICY_CALLS = extendCalls(POLICY_UPDATE_CALLS, "CreatePolicy", "DeletePolicy");
 
 /** `senlin:Policy`: the name changes in place; a new spec is a new policy, created first. */
 export const policyKind = defineFields({
@@ -21,7 +28,7 @@ export const policyKind = defineFields({
         "The policy name: an ASCII letter, then letters, digits, `_`, `.` or `-` (at most 254). Senlin names need not be " +
         "unique: clusters should refer to the policy by its `id`.",
       default: "the resource name, `-` and a 7-character hash of the owner and the spec (a new spec gets a new name)",
-      policy: inPlace("UpdatePolicy"),
+      policy: inPlace(POLICY_CALLS.UpdatePolicy),
     }),
     spec: required(typedSpec("policy", '`{ type: "senlin.policy.deletion", version: "1.0", properties: { criteria: "OLDEST_FIRST" } }`'), {
       description: "What the policy does. Senlin never changes a policy's spec: a new spec is a new policy, with a new derived name, " +

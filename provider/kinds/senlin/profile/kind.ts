@@ -3,7 +3,7 @@ import { completeName } from "../../fields";
 import { defineKind, type Kind } from "../../../core/definition/kind";
 import { catalogPlanner } from "../catalog-plan";
 import { profileIdentity } from "../typed-spec";
-import { type ProfileInputs, profileKind } from "./schema";
+import { PROFILE_CALLS, type ProfileInputs, profileKind } from "./schema";
 
 type Props = Record<string, unknown>;
 
@@ -25,7 +25,7 @@ export const senlinProfile = defineKind(profileKind, {
   // Names are not unique: a profile is this resource's when its metadata carries the owner marker; a
   // replacement has another spec, so old and new never share an identity.
   identity: (inputs) => (isUnknown(inputs.spec) ? undefined : profileIdentity(inputs.owner, inputs.spec)),
-  planner: catalogPlanner("Profile"),
+  planner: catalogPlanner("Profile", { create: PROFILE_CALLS.CreateProfile, update: PROFILE_CALLS.UpdateProfile, delete: PROFILE_CALLS.DeleteProfile }),
   operations: async () => (await import("./operations")).profileOperations,
   importer: async () => (await import("./import")).profileImport,
 });

@@ -9,7 +9,7 @@ import { createOrAdopt } from "../../../core/create-or-adopt";
 import { deleteUnlessGone, leftoverAmong, orMissing } from "../catalog-ops";
 import { senlinClient } from "../client";
 import { sameSpec } from "../typed-spec";
-import { OWNER_KEY, PROFILE_TIMEOUTS, type ProfileInputs } from "./schema";
+import { OWNER_KEY, PROFILE_CALLS, PROFILE_TIMEOUTS, type PROFILE_UPDATE_CALLS, type ProfileInputs } from "./schema";
 
 type Props = Record<string, unknown>;
 type Inputs = ProfileInputs & Props;
@@ -48,7 +48,7 @@ export const profileOperations: ResourceOperations<ProfileInputs> = {
   async create(ctx, inputs) {
     const client = await senlinClient(ctx.config);
     const deadline = deadlineFor(inputs, "create", PROFILE_TIMEOUTS);
-    const operation = `CreateProfile profile ${q(inputs.name)}`;
+    const operation = `${PROFILE_CALLS.CreateProfile} profile ${q(inputs.name)}`;
     const { value: profile } = await createOrAdopt(ctx, {
       operation,
       deadline,
@@ -71,8 +71,8 @@ export const profileOperations: ResourceOperations<ProfileInputs> = {
     const client = await senlinClient(ctx.config);
     const deadline = deadlineFor(news, "update", PROFILE_TIMEOUTS);
     let profile: Profile | undefined;
-    await carryOut("senlin:Profile", plan.operations, {
-      async UpdateProfile(o) {
+    await carryOut<typeof PROFILE_UPDATE_CALLS>("senlin:Profile", plan.operations, {
+      async [PROFILE_CALLS.UpdateProfile](o) {
         const update = { ...("name" in o.args ? { name: String(o.args.name) } : {}), ...("metadata" in o.args ? { metadata: metadataOf({ ...news, metadata: o.args.metadata as Inputs["metadata"] }) } : {}) };
         try {
           profile = await client.updateProfile(id, update, { deadline });

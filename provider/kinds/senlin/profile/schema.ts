@@ -1,13 +1,20 @@
 import { OWNER_LABEL_KEY } from "../../../core/naming";
 import { AUTO_NAMED, defineFields, type InputsOf, OWNERSHIP } from "../../../core/definition/kind";
 import { inPlace, optional, replace, required, v } from "../../../core/definition/values";
+import { defineCalls, extendCalls } from "../../../core/plan/calls";
 import { senlinName } from "../cluster/schema";
 import { typedSpec, userMetadata } from "../typed-spec";
 
 /** The metadata key that marks a profile as created by one Pulumi resource (Senlin names are not unique). */
 export const OWNER_KEY = OWNER_LABEL_KEY;
 
-const UPDATE = inPlace("UpdateProfile");
+/** The Senlin call an in-place update of a profile makes (one PATCH); operations.ts has its executor. */
+export const PROFILE_UPDATE_CALLS = defineCalls("UpdateProfile");
+
+/** Every Senlin call a profile's plans name, each written once: the update's, then create's and delete's. */
+export const PROFILE_CALLS = extendCalls(PROFILE_UPDATE_CALLS, "CreateProfile", "DeleteProfile");
+
+const UPDATE = inPlace(PROFILE_CALLS.UpdateProfile);
 
 /** `senlin:Profile`: name and metadata change in place; a new spec is a new profile, created first. */
 export const profileKind = defineFields({

@@ -10,7 +10,7 @@ import { type CreateContext, type OperationContext, PartialStateError, type Reso
 import { deadlineFor, readDeadline } from "../../fields";
 import { isNotFound, isOwnedBy, platformLabels, vclusterClient } from "../common";
 import { errorPhase, waitForVCluster } from "../wait";
-import { SNAPSHOT_TIMEOUTS, type SnapshotInputs } from "./schema";
+import { SNAPSHOT_CALLS, SNAPSHOT_TIMEOUTS, type SNAPSHOT_UPDATE_CALLS, type SnapshotInputs } from "./schema";
 
 type Props = Record<string, unknown>;
 type Inputs = SnapshotInputs & Props;
@@ -73,7 +73,7 @@ async function findOwn(client: VclusterClient, inputs: Inputs, operation: string
  */
 async function takeSnapshot(ctx: CreateContext, inputs: Inputs, deadline: Deadline): Promise<SnapshotState> {
   const client = await vclusterClient(ctx.config);
-  const operation = `SnapshotVCluster snapshot ${JSON.stringify(key(inputs))} of vcluster ${JSON.stringify(inputs.vclusterName)}`;
+  const operation = `${SNAPSHOT_CALLS.SnapshotVCluster} snapshot ${JSON.stringify(key(inputs))} of vcluster ${JSON.stringify(inputs.vclusterName)}`;
   const request = {
     name: inputs.vclusterName,
     namespace: inputs.namespace,
@@ -157,7 +157,7 @@ export const snapshotOperations: ResourceOperations<SnapshotInputs> = {
     // Every field replaces, so the planner lists no call (a call here is a programming error that
     // carryOut reports before anything is sent). The engine still calls update, with no changed
     // field, to retry a create recorded before READY (partial state): wait for READY again.
-    await carryOut("vcluster:Snapshot", plan.operations, {});
+    await carryOut<typeof SNAPSHOT_UPDATE_CALLS>("vcluster:Snapshot", plan.operations, {});
     return outputsOf(await waitForReady(ctx, id, news, deadlineFor(news, "update", SNAPSHOT_TIMEOUTS)));
   },
 

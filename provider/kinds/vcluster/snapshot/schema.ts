@@ -1,12 +1,19 @@
 import { dnsLabel } from "../../../core/validation";
 import { AUTO_NAMED, defineFields, type InputsOf, OWNERSHIP } from "../../../core/definition/kind";
 import { optional, replace, required, type Value, v } from "../../../core/definition/values";
+import { defineCalls, extendCalls } from "../../../core/plan/calls";
 import { userLabelsValue } from "../fields";
 
 /** The longest retention: one year. 0 keeps the snapshot until deleted. */
 export const RETENTION_HOURS = { min: 0, max: 8760 } as const;
 
 const dnsName = (): Value<string> => ({ type: { kind: "string" }, validate: dnsLabel({ maxLength: 63 }) });
+
+/** The calls an update of a snapshot makes: none, a snapshot is immutable (every field replaces). */
+export const SNAPSHOT_UPDATE_CALLS = defineCalls();
+
+/** Every vcluster call a snapshot's plans name, each written once: create's and delete's. */
+export const SNAPSHOT_CALLS = extendCalls(SNAPSHOT_UPDATE_CALLS, "SnapshotVCluster", "DeleteSnapshot");
 
 /** `vcluster:Snapshot`, every field written once. A snapshot is immutable: every change replaces it. */
 export const snapshotKind = defineFields({

@@ -4,7 +4,7 @@ import type { Deadline } from "../../../core/deadline";
 import { ClusterformError } from "../../../core/errors";
 import type { CreateContext } from "../../../core/contract";
 import { findVCluster, isNotFound, isOwnedBy, keyOf, platformLabels, vclusterClient } from "../common";
-import type { VClusterInputs } from "./schema";
+import { VCLUSTER_CALLS, type VClusterInputs } from "./schema";
 import { refOf, requestIdOf, specOf } from "./state";
 
 type Inputs = VClusterInputs & Record<string, unknown>;
@@ -13,7 +13,7 @@ function foreignVCluster(inputs: Inputs): ClusterformError {
   return new ClusterformError({
     code: "AlreadyExists",
     platformCode: "ALREADY_EXISTS",
-    operation: `CreateVCluster vcluster ${JSON.stringify(keyOf(refOf(inputs)))}`,
+    operation: `${VCLUSTER_CALLS.CreateVCluster} vcluster ${JSON.stringify(keyOf(refOf(inputs)))}`,
     platformMessage:
       "a vcluster of that name already exists in that namespace and this stack did not create it (it lacks this resource's " +
       "clusterform.dev/owner label); choose another name or namespace, delete that vcluster, or leave `name` unset",
@@ -28,7 +28,7 @@ function foreignVCluster(inputs: Inputs): ClusterformError {
 function adopt(ctx: CreateContext, inputs: Inputs, found: VClusterState): VClusterState {
   if (!isOwnedBy(found.labels, inputs.owner)) throw foreignVCluster(inputs);
   const key = keyOf(refOf(inputs));
-  ctx.confirmAdoption(`CreateVCluster vcluster ${JSON.stringify(key)}`, { identity: key, id: found.id });
+  ctx.confirmAdoption(`${VCLUSTER_CALLS.CreateVCluster} vcluster ${JSON.stringify(key)}`, { identity: key, id: found.id });
   return found;
 }
 
@@ -52,7 +52,7 @@ async function sendRestore(client: VclusterClient, inputs: Inputs, deadline: Dea
     throw new ClusterformError({
       code: "NotFound",
       platformCode: "NOT_FOUND",
-      operation: `RestoreVCluster vcluster ${JSON.stringify(keyOf(refOf(inputs)))}`,
+      operation: `${VCLUSTER_CALLS.RestoreVCluster} vcluster ${JSON.stringify(keyOf(refOf(inputs)))}`,
       platformMessage: `restoreFrom names snapshot ${JSON.stringify(snapshotId)}, which does not exist (or has expired); give the id of a READY snapshot`,
     });
   });

@@ -5,13 +5,13 @@ import type { Deadline } from "../../../core/deadline";
 import { sendUnlessDone } from "../../../core/create-or-adopt";
 import { ClusterformError } from "../../../core/errors";
 import { deepEqual } from "../../../core/planner";
-import { carryOut, type PlannedOperation } from "../../../core/plan/operation";
+import { carryOut, oneExecutorFor, type PlannedOperation } from "../../../core/plan/operation";
 import { type OperationContext, PartialStateError, type ResourceOperations, withPartialState } from "../../../core/contract";
 import { deadlineFor, readDeadline } from "../../fields";
 import { findVCluster, isNotFound, keyOf, platformLabels, vclusterClient } from "../common";
 import { waitForGone, waitForPhase, waitForVCluster } from "../wait";
 import { createOrAdopt } from "./create";
-import { VCLUSTER_FIELDS, VCLUSTER_TIMEOUTS, type VClusterInputs } from "./schema";
+import { VCLUSTER_CALLS, VCLUSTER_FIELDS, VCLUSTER_TIMEOUTS, VCLUSTER_UPDATE_CALLS, type VClusterInputs } from "./schema";
 import { driftOf, outputsOf, refOf, specOf } from "./state";
 import { type Step, WAIT_FOR } from "./steps";
 
@@ -19,12 +19,12 @@ type Props = Record<string, unknown>;
 type Inputs = VClusterInputs & Props;
 
 /** Runs one step's call; the wait follows in {@link runSteps}. */
-const CALLS: Readonly<Record<Step["call"], (client: VclusterClient, ref: VClusterRef, news: Inputs, step: Step, deadline: Deadline) => Promise<unknown>>> = {
-  ResumeVCluster: (c, ref, _n, _s, deadline) => c.resumeVCluster(ref, { deadline }),
-  SuspendVCluster: (c, ref, _n, _s, deadline) => c.suspendVCluster(ref, { deadline }),
-  ScaleVCluster: (c, ref, n, _s, deadline) => c.scaleVCluster({ ...ref, replicas: n.replicas ?? 1, resources: n.resources ?? {} }, { deadline }),
-  UpdateVCluster: (c, ref, n, s, deadline) =>
-    c.updateVCluster({ ...ref, spec: specOf(n), labels: platformLabels(n), updateMask: s.call === "UpdateVCluster" ? s.mask : [] }, { deadline }),
+const SEND: Readonly<Record<Step["call"], (client: VclusterClient, ref: VClusterRef, news: Inputs, step: Step, deadline: Deadline) => Promise<unknown>>> = {
+  [VCLUSTER_CALLS.ResumeVCluster]: (c, ref, _n, _s, deadline) => c.resumeVCluster(ref, { deadline }),
+  [VCLUSTER_CALLS.SuspendVCluster]: (c, ref, _n, _s, deadline) => c.suspendVCluster(ref, { deadline }),
+  [VCLUSTER_CALLS.ScaleVCluster]: (c, ref, n, _s, deadline) => c.scaleVCluster({ ...ref, replicas: n.replicas ?? 1, resources: n.resources ?? {} }, { deadline }),
+  [VCLUSTER_CALLS.UpdateVCluster]: (c, ref, n, s, deadline) =>
+    c.updateVCluster({ ...ref, spec: specOf(n), labels: platformLabels(n), updateMask: s.call === VCLUSTER_CALLS.UpdateVCluster ? s.mask : [] }, { deadline }),
 };
 
 /**
@@ -32,11 +32,11 @@ const CALLS: Readonly<Record<Step["call"], (client: VclusterClient, ref: VCluste
  * These calls are not retried by the client (a retry of one that landed meets the phase it
  * started), so {@link sendStep} reads the vcluster before sending one again.
  */
-const LANDED: Readonly<Record<Exclude<Step["call"], "UpdateVCluster">, (s: VClusterState, news: Inputs) => boolean>> = {
-  ScaleVCluster: (s, n) =>
+const LANDED: Readonly<Record<Exclude<Step["call"], typeof VCLUSTER_CALLS.UpdateVCluster>, (s: VClusterState, news: Inputs) => boolean>> = {
+  [VCLUSTER_CALLS.ScaleVCluster]: (s, n) =>
     s.phase === "SCALING" || (s.spec.replicas === (n.replicas ?? 1) && (n.resources === undefined || deepEqual(n.resources, pick(s.spec.resources as Props | undefined)))),
-  ResumeVCluster: (s) => s.phase === "RESUMING" || s.phase === "RUNNING",
-  SuspendVCluster: (s) => s.phase === "SUSPENDED",
+  [VCLUSTER_CALLS.ResumeVCluster]: (s) => s.phase === "RESUMING" || s.phase === "RUNNING",
+  [VCLUSTER_CALLS.SuspendVCluster]: (s) => s.phase === "SUSPENDED",
 };
 
 /**
@@ -46,15 +46,15 @@ const LANDED: Readonly<Record<Exclude<Step["call"], "UpdateVCluster">, (s: VClus
  */
 async function sendStep(client: VclusterClient, ref: VClusterRef, news: Inputs, step: Step, deadline: Deadline): Promise<void> {
   const call = step.call;
-  if (call === "UpdateVCluster") {
-    await CALLS[call](client, ref, news, step, deadline);
+  if (call === VCLUSTER_CALLS.UpdateVCluster) {
+    await SEND[call](client, ref, news, step, deadline);
     return;
   }
   await sendUnlessDone({
     operation: `${call} vcluster ${JSON.stringify(keyOf(ref))}`,
     deadline,
     send: async () => {
-      await CALLS[call](client, ref, news, step, deadline);
+      await SEND[call](client, ref, news, step, deadline);
       return true;
     },
     look: async (lost) => {
@@ -67,20 +67,20 @@ async function sendStep(client: VclusterClient, ref: VClusterRef, news: Inputs, 
 
 /** The input fields a step applies, to record exactly what was done if a later step fails. */
 function fieldsOf(step: Step): string[] {
-  if (step.call === "ScaleVCluster") return ["replicas", "resources"];
-  if (step.call === "UpdateVCluster") return Object.keys(VCLUSTER_FIELDS).filter((f) => step.mask.includes(VCLUSTER_FIELDS[f].maskPath ?? ""));
+  if (step.call === VCLUSTER_CALLS.ScaleVCluster) return ["replicas", "resources"];
+  if (step.call === VCLUSTER_CALLS.UpdateVCluster) return Object.keys(VCLUSTER_FIELDS).filter((f) => step.mask.includes(VCLUSTER_FIELDS[f].maskPath ?? ""));
   return [];
 }
 
 /** A planned call as the step it runs: its update mask from the operation's arguments. */
 function stepOf(o: PlannedOperation): Step {
   const call = o.call as Step["call"];
-  return call === "UpdateVCluster" ? { call, mask: (o.args.mask ?? []) as string[], waitFor: WAIT_FOR[call] } : { call, waitFor: WAIT_FOR[call] };
+  return call === VCLUSTER_CALLS.UpdateVCluster ? { call, mask: (o.args.mask ?? []) as string[], waitFor: WAIT_FOR[call] } : { call, waitFor: WAIT_FOR[call] };
 }
 
 /** The inputs a call sends: a scale sends the replicas and resources its operation carries. */
 function sentBy(o: PlannedOperation, news: Inputs): Inputs {
-  return o.call === "ScaleVCluster" ? { ...news, replicas: o.args.replicas as number | undefined, resources: o.args.resources as Inputs["resources"] } : news;
+  return o.call === VCLUSTER_CALLS.ScaleVCluster ? { ...news, replicas: o.args.replicas as number | undefined, resources: o.args.resources as Inputs["resources"] } : news;
 }
 
 /**
@@ -97,10 +97,10 @@ async function runSteps(ctx: OperationContext, id: string, olds: Props, news: In
     await sendStep(client, ref, sentBy(o, news), step, deadline);
     await waitForPhase(client, ref, step.waitFor, deadline, ctx.report.progress, step.call);
     for (const field of fieldsOf(step)) applied[field] = news[field];
-    if (step.call === "SuspendVCluster" || step.call === "ResumeVCluster") applied.suspended = step.call === "SuspendVCluster";
+    if (step.call === VCLUSTER_CALLS.SuspendVCluster || step.call === VCLUSTER_CALLS.ResumeVCluster) applied.suspended = step.call === VCLUSTER_CALLS.SuspendVCluster;
   };
   try {
-    await carryOut("vcluster:VCluster", operations, Object.fromEntries(Object.keys(WAIT_FOR).map((call) => [call, run])));
+    await carryOut<typeof VCLUSTER_UPDATE_CALLS>("vcluster:VCluster", operations, oneExecutorFor(VCLUSTER_UPDATE_CALLS, run));
     if (settle) await waitForPhase(client, ref, settle, deadline, ctx.report.progress);
   } catch (err) {
     const seen = await findVCluster(client, ref, deadline, true).catch(() => undefined);
@@ -116,15 +116,15 @@ async function settleNew(ctx: OperationContext, news: Inputs, deadline: Deadline
   const wantReplicas = news.replicas ?? state.spec.replicas;
   const scale = state.phase === "RUNNING" && (state.spec.replicas !== wantReplicas || (news.resources !== undefined && !deepEqual(news.resources, pick(state.spec.resources as Props | undefined))));
   if (scale) {
-    await sendStep(client, ref, { ...news, replicas: wantReplicas }, { call: "ScaleVCluster", waitFor: ["RUNNING"] }, deadline);
+    await sendStep(client, ref, { ...news, replicas: wantReplicas }, { call: VCLUSTER_CALLS.ScaleVCluster, waitFor: ["RUNNING"] }, deadline);
     state = (await waitForPhase(client, ref, ["RUNNING"], deadline, ctx.report.progress)).state!;
   }
   const kubeconfig = state.phase === "RUNNING" ? ((await findVCluster(client, ref, deadline, true))?.kubeconfig ?? "") : "";
   const steps: Step[] =
     news.suspended === true && state.phase === "RUNNING"
-      ? [{ call: "SuspendVCluster", waitFor: ["SUSPENDED"] }]
+      ? [{ call: VCLUSTER_CALLS.SuspendVCluster, waitFor: ["SUSPENDED"] }]
       : news.suspended !== true && state.phase === "SUSPENDED"
-        ? [{ call: "ResumeVCluster", waitFor: ["RUNNING"] }]
+        ? [{ call: VCLUSTER_CALLS.ResumeVCluster, waitFor: ["RUNNING"] }]
         : [];
   for (const step of steps) {
     await sendStep(client, ref, news, step, deadline);

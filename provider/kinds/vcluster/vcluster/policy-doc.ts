@@ -1,4 +1,4 @@
-import { VCLUSTER_FIELDS } from "./schema";
+import { VCLUSTER_CALLS, VCLUSTER_FIELDS } from "./schema";
 
 /** The SDK argument name of an input field (the SDK sends `owner` as `vclusterOwner`). */
 export const SDK_NAME: Readonly<Record<string, string>> = { vclusterOwner: "owner" };
@@ -8,7 +8,7 @@ export function fieldChange(field: string): string {
   const { policy, maskPath } = VCLUSTER_FIELDS[field];
   if (policy.kind === "replace") return "replace";
   if (policy.kind === "ignore") return "nothing";
-  return maskPath ? `in place: UpdateVCluster, mask \`${maskPath}\`` : `in place: ${policy.operation}`;
+  return maskPath ? `in place: ${VCLUSTER_CALLS.UpdateVCluster}, mask \`${maskPath}\`` : `in place: ${policy.operation}`;
 }
 
 /** How the reference page's inputs table words a change kind. */

@@ -3,6 +3,7 @@ import type { FieldPolicy } from "../../../core/planner";
 import { dnsLabel, orUnknown, semver } from "../../../core/validation";
 import { AUTO_NAMED, defineFields, type InputsOf, OWNERSHIP } from "../../../core/definition/kind";
 import { ignored, inPlace, optional, replace, required, type Value, v } from "../../../core/definition/values";
+import { defineCalls, eitherOf, extendCalls } from "../../../core/plan/calls";
 import { labelValue, userLabelsValue } from "../fields";
 import { ingressSpec, networkSpec, pluginSpec, pluginsSchema, resourcesSpec, serviceAccountSpec, storageSpec, syncSpec } from "./spec-schema";
 
@@ -15,8 +16,17 @@ export const REPLICAS = { min: 1, max: 9 } as const;
 
 const dnsName = (): Value<string> => ({ type: { kind: "string" }, validate: dnsLabel({ maxLength: 63 }) });
 const label = (argument?: string): Value<string> => ({ type: { kind: "string" }, validate: labelValue(argument) });
-const UPDATE = inPlace("UpdateVCluster");
-const SCALE = inPlace("ScaleVCluster");
+/**
+ * The vcluster calls an in-place update makes, in the order the phase rules allow (steps.ts):
+ * resume, update, scale, suspend. operations.ts carries out each, then waits for its phase.
+ */
+export const VCLUSTER_UPDATE_CALLS = defineCalls("ResumeVCluster", "UpdateVCluster", "ScaleVCluster", "SuspendVCluster");
+
+/** Every vcluster call a VCluster's plans name, each written once: the update's, then create's and delete's. */
+export const VCLUSTER_CALLS = extendCalls(VCLUSTER_UPDATE_CALLS, "CreateVCluster", "RestoreVCluster", "DeleteVCluster");
+
+const UPDATE = inPlace(VCLUSTER_CALLS.UpdateVCluster);
+const SCALE = inPlace(VCLUSTER_CALLS.ScaleVCluster);
 
 /** Where UpdateVCluster puts each field it changes. */
 const MASK_PATHS = {
@@ -129,7 +139,7 @@ export const vclusterKind = defineFields({
     suspended: optional(v.boolean(), {
       description: "Paused: SuspendVCluster when set, ResumeVCluster when cleared.",
       default: "false",
-      policy: inPlace("SuspendVCluster/ResumeVCluster"),
+      policy: inPlace(eitherOf(VCLUSTER_CALLS.SuspendVCluster, VCLUSTER_CALLS.ResumeVCluster)),
       note: "with other changes in one `up`, ResumeVCluster runs first and SuspendVCluster last",
     }),
     restoreFrom: optional(v.custom({ kind: "string" }, orUnknown(z.string().min(1))), {

@@ -1,20 +1,21 @@
 import type { PhaseName } from "../../../clients/vcluster/types";
+import type { CallOf } from "../../../core/plan/calls";
 import type { DiffPlan } from "../../../core/planner";
-import { VCLUSTER_FIELDS } from "./schema";
+import { VCLUSTER_CALLS, VCLUSTER_FIELDS, type VCLUSTER_UPDATE_CALLS } from "./schema";
 
 /** One call of an update, and the phases to wait for after it. */
 export type Step =
-  | { call: "ResumeVCluster"; waitFor: PhaseName[] }
-  | { call: "UpdateVCluster"; mask: string[]; waitFor: PhaseName[] }
-  | { call: "ScaleVCluster"; waitFor: PhaseName[] }
-  | { call: "SuspendVCluster"; waitFor: PhaseName[] };
+  | { call: typeof VCLUSTER_CALLS.ResumeVCluster; waitFor: PhaseName[] }
+  | { call: typeof VCLUSTER_CALLS.UpdateVCluster; mask: string[]; waitFor: PhaseName[] }
+  | { call: typeof VCLUSTER_CALLS.ScaleVCluster; waitFor: PhaseName[] }
+  | { call: typeof VCLUSTER_CALLS.SuspendVCluster; waitFor: PhaseName[] };
 
-/** The phases each call of an update waits for after it is sent. */
-export const WAIT_FOR: Readonly<Record<Step["call"], PhaseName[]>> = {
-  ResumeVCluster: ["RUNNING"],
-  UpdateVCluster: ["RUNNING", "SUSPENDED"],
-  ScaleVCluster: ["RUNNING"],
-  SuspendVCluster: ["SUSPENDED"],
+/** The phases each call of an update waits for after it is sent: an update call without its phases does not compile. */
+export const WAIT_FOR: Readonly<Record<CallOf<typeof VCLUSTER_UPDATE_CALLS>, PhaseName[]>> = {
+  [VCLUSTER_CALLS.ResumeVCluster]: ["RUNNING"],
+  [VCLUSTER_CALLS.UpdateVCluster]: ["RUNNING", "SUSPENDED"],
+  [VCLUSTER_CALLS.ScaleVCluster]: ["RUNNING"],
+  [VCLUSTER_CALLS.SuspendVCluster]: ["SUSPENDED"],
 };
 
 /**
@@ -30,9 +31,9 @@ export function planSteps(plan: Pick<DiffPlan, "updates">, olds: Record<string, 
   const scale = changed.has("replicas") || changed.has("resources");
   const [was, will] = [olds.suspended === true, news.suspended === true];
   const steps: Step[] = [];
-  if (was && (!will || scale)) steps.push({ call: "ResumeVCluster", waitFor: WAIT_FOR.ResumeVCluster });
-  if (mask.length > 0) steps.push({ call: "UpdateVCluster", mask, waitFor: WAIT_FOR.UpdateVCluster });
-  if (scale) steps.push({ call: "ScaleVCluster", waitFor: WAIT_FOR.ScaleVCluster });
-  if (will && (!was || scale)) steps.push({ call: "SuspendVCluster", waitFor: WAIT_FOR.SuspendVCluster });
+  if (was && (!will || scale)) steps.push({ call: VCLUSTER_CALLS.ResumeVCluster, waitFor: WAIT_FOR[VCLUSTER_CALLS.ResumeVCluster] });
+  if (mask.length > 0) steps.push({ call: VCLUSTER_CALLS.UpdateVCluster, mask, waitFor: WAIT_FOR[VCLUSTER_CALLS.UpdateVCluster] });
+  if (scale) steps.push({ call: VCLUSTER_CALLS.ScaleVCluster, waitFor: WAIT_FOR[VCLUSTER_CALLS.ScaleVCluster] });
+  if (will && (!was || scale)) steps.push({ call: VCLUSTER_CALLS.SuspendVCluster, waitFor: WAIT_FOR[VCLUSTER_CALLS.SuspendVCluster] });
   return steps;
 }
