@@ -1,13 +1,15 @@
 #!/usr/bin/env node
-// Writes the reliability matrix into test/README.md from vitest's JSON results:
-//   node scripts/matrix-table.mjs <vitest-results.json> [readme]
+// Writes the reliability matrix from vitest's JSON results into a copy of test/README.md:
+//   node scripts/matrix-table.mjs <vitest-results.json> [file]
+// The test command writes the build output .work/reliability-matrix.md (a clean clone stays clean
+// after a run); `npm run matrix:refresh` writes the committed test/README.md on purpose.
 // One row per suite titled `matrix: <scenario>` (test/harness/matrix.ts), one column per resource
 // kind (the suite's test titles), each cell passed / FAILED / not tried, with the row's test file
 // and the date and commit of the run that produced it. Rows of files the results do not cover are
 // kept as they were, so a partial run (`npm test -- <file>`) never wipes them. Plain Node, no
 // dependencies: scripts/test.sh runs it after vitest.
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -131,23 +133,25 @@ export function updateMatrix(resultsPath, readmePath, root) {
   const results = JSON.parse(readFileSync(resultsPath, "utf8"));
   const fresh = rowsFromResults(results, root, runStamp(results.startTime ?? Date.now(), root));
   if (fresh.rows.length === 0) return 0;
-  const readme = readFileSync(readmePath, "utf8");
+  // A build output written for the first time starts from the committed copy's text (its header and markers).
+  const readme = existsSync(readmePath) ? readFileSync(readmePath, "utf8") : readFileSync(path.join(root, "test", "README.md"), "utf8");
   const old = parseTable(currentBlock(readme));
   const rows = mergeRows(old.rows, fresh);
+  mkdirSync(path.dirname(readmePath), { recursive: true });
   writeFileSync(readmePath, replaceBlock(readme, renderTable(kindColumns(old.kinds, rows), rows)));
   return fresh.rows.length;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-  const [resultsPath, readmePath = path.join(root, "test", "README.md")] = process.argv.slice(2);
+  const [resultsPath, readmePath = path.join(root, ".work", "reliability-matrix.md")] = process.argv.slice(2);
   if (!resultsPath) {
     console.error("usage: node scripts/matrix-table.mjs <vitest-results.json> [readme]");
     process.exit(2);
   }
   try {
     const n = updateMatrix(resultsPath, readmePath, root);
-    console.log(n === 0 ? "[matrix] the results hold no matrix rows: test/README.md left as it was" : `[matrix] ${n} row(s) written to ${path.relative(root, readmePath)}`);
+    console.log(n === 0 ? `[matrix] the results hold no matrix rows: ${path.relative(root, readmePath)} left as it was` : `[matrix] ${n} row(s) written to ${path.relative(root, readmePath)}`);
   } catch (err) {
     console.error(`[matrix] ${err instanceof Error ? err.message : err}`);
     process.exit(1);

@@ -105,6 +105,20 @@ describe("scripts/matrix-table.mjs", () => {
     expect(out).toContain("no matrix rows");
   });
 
+  it("writes a build output that does not exist yet from the committed test/README.md, which it leaves alone (the test command's case)", () => {
+    dir ??= mkdtempSync(path.join(tmpdir(), "matrix-table-"));
+    const resultsFile = path.join(dir, "results.json");
+    const output = path.join(dir, "build", "reliability-matrix.md");
+    const committed = readFileSync(path.join(root, "test", "README.md"), "utf8");
+    writeFileSync(resultsFile, JSON.stringify(results({ [KILL]: { "matrix: killed during create": { "cmassh:Cluster": "passed" } } })));
+    execFileSync(process.execPath, [script, resultsFile, output], { encoding: "utf8" });
+    const written = readFileSync(output, "utf8");
+    expect(written.startsWith("# Tests")).toBe(true);
+    expect(rowsOf(written).find((r) => r[0] === "killed during create")).toContain("passed");
+    expect(readFileSync(path.join(root, "test", "README.md"), "utf8")).toBe(committed);
+    expect(readFileSync(path.join(root, "scripts", "test.sh"), "utf8")).toContain("node scripts/matrix-table.mjs .work/vitest-results.json .work/reliability-matrix.md");
+  });
+
   it("fails, saying so, when the README has no markers to write between", () => {
     expect(() => run(results({ [KILL]: { "matrix: x": { k: "passed" } } }), "# no markers\n")).toThrow(/no "<!-- matrix:start -->" \.\.\. "<!-- matrix:end -->" markers/);
   });
