@@ -201,10 +201,16 @@ cf_setup_pulumi() {
   cf_log "pulumi: $(pulumi version) at $CF_PULUMI_BIN"
 }
 
-# Steps: node, deps (npm ci + build), pulumi, go-clients, languages, opentofu, kubernetes, openstack. No argument means all of them, in that order.
+# Steps: node, deps (npm ci + build), pulumi, go-clients, languages, opentofu, kubernetes, openstack, and for
+# the tests chromium, senlin-real, kubernetes-plugin. No argument means all of them, in that order.
 cf_setup() {
   local start=$SECONDS step lock_fd
-  [ $# -gt 0 ] || set -- node deps pulumi go-clients languages opentofu kubernetes openstack
+  if [ $# -eq 0 ]; then
+    set -- node deps pulumi go-clients languages opentofu kubernetes openstack
+    # What only the tests need (a browser, the real Senlin, the Kubernetes provider plugin) stays out
+    # of the demo's set-up (scripts/demo.sh is the outermost script there).
+    [ "$(basename "${BASH_SOURCE[-1]}")" = demo.sh ] || set -- "$@" chromium senlin-real kubernetes-plugin
+  fi
   # One set-up at a time per cache: a second checkout (another CI job, a worktree) set up while a
   # cold build runs waits for it and then finds the tool cached, instead of building it again.
   mkdir -p "$CF_CACHE"
@@ -223,7 +229,10 @@ cf_setup() {
     opentofu) . "$CF_ROOT/scripts/setup/opentofu.sh" && cf_setup_opentofu ;; # OpenTofu for the Terraform provider's tests
     kubernetes) . "$CF_ROOT/scripts/setup/kubernetes.sh" ;; # kube-apiserver and kine behind --kubernetes (after pulumi)
     openstack) . "$CF_ROOT/scripts/setup/openstack-clients.sh" ;; # the distribution's OpenStack clients, for the Senlin tests
-    *) cf_fail "unknown set-up step '$step'" "use node, deps, pulumi, go-clients, languages, opentofu, kubernetes or openstack" ;;
+    chromium) . "$CF_ROOT/scripts/setup/chromium.sh" ;; # Debian's Chromium for the web console's browser tests
+    senlin-real) . "$CF_ROOT/scripts/setup/senlin-real.sh" ;; # the real Senlin and its services, for the parity tests
+    kubernetes-plugin) . "$CF_ROOT/scripts/setup/kubernetes-plugin.sh" ;; # pulumi-resource-kubernetes (after kubernetes)
+    *) cf_fail "unknown set-up step '$step'" "use node, deps, pulumi, go-clients, languages, opentofu, kubernetes, openstack, chromium, senlin-real or kubernetes-plugin" ;;
     esac
   done
   flock -u "$lock_fd"
