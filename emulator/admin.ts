@@ -1,4 +1,5 @@
 import type { AuditLog } from "./audit";
+import { assertChaosSeed } from "./chaos";
 import { type FaultRegistry, FaultValidationError, type KnownOperations, parseFault } from "./faults";
 import { type HttpRequest, type HttpResponse, type RouteHandler, readBody, sendJson } from "./http-json";
 
@@ -57,14 +58,31 @@ function adminRoutes(deps: AdminDeps): Map<string, Record<string, AdminAction>> 
     [
       "/_local/faults",
       {
-        GET: (_req, res) => sendJson(res, 200, { faults: deps.faults.list() }),
+        GET: (_req, res) => sendJson(res, 200, { faults: deps.faults.list(), seed: deps.faults.chaos.seed }),
         POST: async (req, res) => {
           const fault = deps.faults.add(parseFault(await readJsonBody(req), deps.knownOperations, deps.extraActions));
           sendJson(res, 200, { id: fault.id });
         },
-        DELETE: (_req, res) => {
-          deps.faults.clear();
+        DELETE: (_req, res, url) => {
+          const id = url.searchParams.get("id");
+          if (id === null) deps.faults.clear();
+          else if (!deps.faults.remove(id)) throw new BadRequest(`no fault with id "${id}"`);
           sendJson(res, 200, {});
+        },
+      },
+    ],
+    [
+      "/_local/faults/seed",
+      {
+        POST: async (req, res) => {
+          const seed = ((await readJsonBody(req)) as { seed?: unknown } | undefined)?.seed;
+          try {
+            assertChaosSeed(seed);
+          } catch (error) {
+            throw new BadRequest(`invalid body: field "seed": ${(error as Error).message}`);
+          }
+          deps.faults.chaos.reseed(seed);
+          sendJson(res, 200, { seed });
         },
       },
     ],

@@ -11,6 +11,7 @@ const COMMON_FLAGS: readonly [string, string][] = [
   ["--time-scale <x>", "multiply every simulated duration by x >= 0 (default 1)"],
   ["--audit-retention <entries>", `keep the newest n audit entries, deleting older ones in batches (default ${DEFAULT_AUDIT_RETENTION})`],
   ["--kubernetes", "a real kube-apiserver behind every cma-ssh cluster and vcluster (needs the set-up's binaries; default off)"],
+  ["--chaos-seed <n>", "seed of the random source of probabilistic faults, 0 to 4294967295 (default: random, shown by GET /_local/faults)"],
 ];
 
 function usage(platforms: readonly PlatformModule[]): string {
@@ -39,6 +40,7 @@ const NUMBER_FLAGS: Readonly<Record<string, { allowed: string; accepts: (n: numb
   port: { allowed: "an integer from 0 to 65535", accepts: (n) => Number.isInteger(n) && n >= 0 && n <= 65535 },
   "time-scale": { allowed: "a number >= 0", accepts: (n) => Number.isFinite(n) && n >= 0 },
   "audit-retention": { allowed: "an integer >= 1", accepts: (n) => Number.isSafeInteger(n) && n >= 1 },
+  "chaos-seed": { allowed: "an integer from 0 to 4294967295", accepts: (n) => Number.isInteger(n) && n >= 0 && n <= 2 ** 32 - 1 },
 };
 
 function numberFlag(flags: Flags, name: string): number | undefined {
@@ -94,6 +96,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         "time-scale": { type: "string" },
         "audit-retention": { type: "string" },
         kubernetes: { type: "boolean" },
+        "chaos-seed": { type: "string" },
         ...Object.fromEntries(PLATFORMS.flatMap((m) => (m.flags ?? []).map((f) => [f.name, { type: "string" as const }]))),
         help: { type: "boolean" },
       },
@@ -112,6 +115,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       auditRetention: numberFlag(flags, "audit-retention") ?? DEFAULT_AUDIT_RETENTION,
       platformOptions: platformOptions(flags),
       kubernetes: flags.kubernetes === true,
+      chaosSeed: numberFlag(flags, "chaos-seed"),
     },
   };
 }

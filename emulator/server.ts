@@ -4,6 +4,7 @@ import type * as net from "node:net";
 import { createAdminHandler } from "./admin";
 import { assertAuditRetention, createAuditLog, DEFAULT_AUDIT_RETENTION } from "./audit";
 import { createCallPipeline } from "./calls";
+import { assertChaosSeed } from "./chaos";
 import { withResettableConnection } from "./connection-reset";
 import { type Clock, systemClock } from "./clock";
 import { openDatabase } from "./database";
@@ -40,6 +41,12 @@ export interface LocalControlPlaneOptions {
    * storage), named by its kubeconfig. Needs the binaries the set-up builds. @default false
    */
   kubernetes?: boolean;
+  /**
+   * Seed of the random source behind probabilistic faults (an integer from 0 to 2^32 - 1): the same
+   * seed and faults make the same decisions for the same calls, so a failing run can be replayed.
+   * @default a random seed, reported by `GET /_local/faults`
+   */
+  chaosSeed?: number;
 }
 
 /** A running local control plane. */
@@ -67,6 +74,7 @@ function validateOptions(opts: LocalControlPlaneOptions): void {
     throw new RangeError(`invalid timeScale ${timeScale}: expected a finite number >= 0`);
   }
   if (opts.auditRetention !== undefined) assertAuditRetention(opts.auditRetention);
+  if (opts.chaosSeed !== undefined) assertChaosSeed(opts.chaosSeed);
   for (const module of PLATFORMS) module.validateOptions?.(optionsOf(opts, module));
 }
 
@@ -107,7 +115,7 @@ export async function startLocalControlPlane(opts: LocalControlPlaneOptions): Pr
   const db = openDatabase(opts.dataDir);
   const kubernetes = binaries?.ok ? new LocalKubernetes({ db, dataDir: opts.dataDir, binaries: binaries.binaries }) : undefined;
   const audit = createAuditLog(db, { retention: opts.auditRetention ?? DEFAULT_AUDIT_RETENTION });
-  const faults = new FaultRegistry();
+  const faults = new FaultRegistry(opts.chaosSeed);
   const pipeline = createCallPipeline({ audit, faults, clock });
   const urlHost = host.includes(":") ? `[${host}]` : host;
   let baseUrl = "";
