@@ -2,6 +2,8 @@ import type { AuditLog } from "./audit";
 import { assertChaosSeed } from "./chaos";
 import { type FaultRegistry, FaultValidationError, type KnownOperations, parseFault } from "./faults";
 import { type HttpRequest, type HttpResponse, type RouteHandler, readBody, sendJson } from "./http-json";
+import { StateFileError } from "./state-file";
+import type { World } from "./world";
 
 /** Everything the admin API exposes. */
 export interface AdminDeps {
@@ -15,7 +17,12 @@ export interface AdminDeps {
   views: Readonly<Record<string, () => unknown>>;
   /** Admin actions by path and HTTP method; each gets the JSON body (or undefined) and answers JSON. @default {} */
   actions?: Readonly<Record<string, Readonly<Record<string, (body: unknown, url: URL) => unknown | Promise<unknown>>>>>;
+  /** Save, load and reset of the whole plane. @default none: those routes answer 404 */
+  world?: World;
 }
+
+/** The largest saved plane `PUT /_local/state` accepts: a full audit log is some tens of MB. */
+const MAX_STATE_BYTES = 1024 * 1024 * 1024;
 
 type AdminAction = (req: HttpRequest, res: HttpResponse, url: URL) => Promise<void> | void;
 
@@ -87,6 +94,29 @@ function adminRoutes(deps: AdminDeps): Map<string, Record<string, AdminAction>> 
       },
     ],
   ]);
+  const world = deps.world;
+  if (world) {
+    routes.set("/_local/state", {
+      GET: (_req, res) => sendJson(res, 200, world.save()),
+      PUT: async (req, res) => {
+        const text = await readBody(req, MAX_STATE_BYTES);
+        let doc: unknown;
+        try {
+          doc = JSON.parse(text);
+        } catch {
+          throw new BadRequest("invalid saved state: not JSON");
+        }
+        await world.load(doc);
+        sendJson(res, 200, {});
+      },
+    });
+    routes.set("/_local/reset", {
+      POST: async (_req, res) => {
+        await world.reset();
+        sendJson(res, 200, {});
+      },
+    });
+  }
   for (const [path, view] of Object.entries(deps.views)) {
     routes.set(path, { GET: (_req, res) => sendJson(res, 200, view()) });
   }
@@ -119,7 +149,7 @@ export function createAdminHandler(deps: AdminDeps): RouteHandler {
     try {
       await action(req, res, url);
     } catch (error) {
-      if (!(error instanceof BadRequest || error instanceof FaultValidationError)) throw error;
+      if (!(error instanceof BadRequest || error instanceof FaultValidationError || error instanceof StateFileError)) throw error;
       sendJson(res, 400, { error: error.message });
     }
     return true;

@@ -82,6 +82,8 @@ export interface AuditLog {
   record(entry: Omit<AuditEntry, "seq">): AuditEntry;
   /** Retained entries with `seq` greater than `since`, ascending. */
   listSince(since: number): AuditEntry[];
+  /** Reads the log's bounds again after its table was replaced (a saved plane loaded, a reset). */
+  reload(): void;
 }
 
 interface AuditRow {
@@ -126,7 +128,8 @@ export function createAuditLog(db: DatabaseSync, opts: AuditLogOptions = {}): Au
   );
   const select = db.prepare("SELECT * FROM audit WHERE seq > ? ORDER BY seq");
   const trim = db.prepare("DELETE FROM audit WHERE seq <= ?");
-  const bounds = db.prepare("SELECT MIN(seq) AS oldest, MAX(seq) AS newest FROM audit").get() as { oldest: number | null; newest: number | null };
+  const readBounds = () => db.prepare("SELECT MIN(seq) AS oldest, MAX(seq) AS newest FROM audit").get() as { oldest: number | null; newest: number | null };
+  const bounds = readBounds();
   // Rows are only ever deleted from the old end, so the oldest retained seq tracks what a trim may delete.
   let oldest = bounds.oldest;
   const trimUpTo = (newest: number, minimum: number): void => {
@@ -145,6 +148,9 @@ export function createAuditLog(db: DatabaseSync, opts: AuditLogOptions = {}): Au
       trimUpTo(seq, batch);
       const { request: _sent, ...rest } = entry;
       return { seq, ...rest, ...(kept === null ? {} : { request: JSON.parse(kept) }) };
+    },
+    reload() {
+      oldest = readBounds().oldest;
     },
     listSince(since) {
       return (select.all(since) as unknown as AuditRow[]).map((row) => ({

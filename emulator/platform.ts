@@ -35,6 +35,12 @@ export interface MountedPlatform {
   views?: Readonly<Record<string, () => unknown>>;
   /** Admin actions by path and method (POST, DELETE), each under `/_local/<api>/`. */
   actions?: Readonly<Record<string, Readonly<Record<string, (body: unknown, url: URL) => unknown | Promise<unknown>>>>>;
+  /**
+   * Called after the plane's database was replaced under the platform: `load` (a saved plane was
+   * loaded: re-arm timers, drop open streams) or `reset` (everything was emptied: also put back what
+   * a fresh start creates, such as a default cluster). @default nothing to do
+   */
+  reload?(why: "load" | "reset"): void;
   /** Stops timers and open streams; the database is closed by the server. */
   close?(): void | Promise<void>;
 }

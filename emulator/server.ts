@@ -17,6 +17,7 @@ import { createMultiplexedListener } from "./listener";
 import type { MountedPlatform, PlatformModule } from "./platform";
 import { PLATFORMS } from "./platforms";
 import { createRpcHandler } from "./rpc-serving";
+import { createWorld } from "./world";
 
 /** Options of {@link startLocalControlPlane}. */
 export interface LocalControlPlaneOptions {
@@ -125,7 +126,9 @@ export async function startLocalControlPlane(opts: LocalControlPlaneOptions): Pr
     return module.start({ db, clock, timeScale: opts.timeScale ?? 1, pipeline, faults, options, baseUrl: () => baseUrl, kubernetes });
   });
   kubernetes?.start();
+  const world = createWorld({ db, clock, audit, faults, mounted, kubernetes });
   const admin = createAdminHandler({
+    world,
     audit,
     faults,
     knownOperations: Object.fromEntries(PLATFORMS.map((m) => [m.api, m.operations])),

@@ -94,6 +94,10 @@ export const cyclecloudModule: PlatformModule = {
       http: createCycleCloudRest(env, ctx.pipeline, credentialsOf(ctx.options)),
       views: cycleCloudViews(env),
       actions: cycleCloudActions(env),
+      // After a reset the clusters are defined again, as at a first start.
+      reload: (why) => {
+        if (why === "reset") seedClusters(store, ctx.options.clustersFile as string | undefined);
+      },
     };
   },
 };

@@ -15,6 +15,8 @@ export class SupervisedProcess {
     command: string,
     args: readonly string[],
     logFile: string,
+    /** Told of the process once it is spawned (the host records it, to end it after a crash). @default none */
+    onSpawn?: (process: SupervisedProcess) => void,
   ) {
     const fd = openSync(logFile, "a");
     try {
@@ -33,6 +35,7 @@ export class SupervisedProcess {
         resolve(null);
       });
     });
+    onSpawn?.(this);
   }
 
   /** The OS process id (undefined if spawning failed). */

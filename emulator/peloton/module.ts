@@ -24,6 +24,8 @@ export const pelotonModule: PlatformModule = {
         "/_local/peloton/respools": () => listRespoolsForAdmin(env),
       },
       actions: { "/_local/peloton/timeline": { GET: (_body, url) => jobTimeline(env, url) } },
+      // Every Peloton cluster has its root pool, whatever was loaded or emptied.
+      reload: () => env.respools.ensureRoot(ctx.clock.now()),
     };
   },
 };

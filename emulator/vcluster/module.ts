@@ -80,6 +80,11 @@ export const vclusterModule: PlatformModule = {
         "/_local/vcluster/snapshots": () => listSnapshotsForAdmin(env),
         "/_local/vcluster/update-masks": () => listUpdateMasksForAdmin(env),
       },
+      // Watches followed the replaced vclusters: end them (clients watch again), and time the new ones.
+      reload() {
+        service.closeWatches();
+        env.reschedule();
+      },
       close() {
         closed = true;
         clearTimeout(timer);
