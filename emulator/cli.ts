@@ -2,6 +2,7 @@
 import "./quiet-sqlite-warning";
 import { parseCliArgs, USAGE, UsageError } from "./cli-args";
 import { startLocalControlPlane } from "./server";
+import { runStateCommand } from "./state-cli";
 
 /** Exit code for a bad command line, as most Unix tools use. */
 const EXIT_USAGE = 2;
@@ -17,6 +18,10 @@ async function main(): Promise<void> {
   }
   if (command.kind === "help") {
     process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (command.kind !== "start") {
+    process.stdout.write(`clusterform-local: ${await runStateCommand(command)}\n`);
     return;
   }
   const plane = await startLocalControlPlane(command.options);

@@ -48,6 +48,14 @@ export interface LocalControlPlaneOptions {
    * @default a random seed, reported by `GET /_local/faults`
    */
   chaosSeed?: number;
+  /**
+   * A seed file (YAML or JSON, docs/local-plane.md#seeds): its objects exist from the start, settled,
+   * before any program runs; a reset puts them back. Checked before anything starts: a bad file
+   * fails the start naming the file, the field and what is allowed. @default none
+   */
+  seedFile?: string;
+  /** Serve the web console at `/`. @default true */
+  console?: boolean;
 }
 
 /** A running local control plane. */
