@@ -28,7 +28,7 @@ describe("parseCliArgs", () => {
   });
 
   it("reads the seed file, the chaos seed and --no-console", () => {
-    const { options } = parseCliArgs(["--seed", "world.yaml", "--chaos-seed", "42", "--no-console"]) as { options: Record<string, unknown> };
+    const { options } = parseCliArgs(["--seed", "world.yaml", "--chaos-seed", "42", "--no-console"]) as unknown as { options: Record<string, unknown> };
     expect(options).toMatchObject({ seedFile: "world.yaml", chaosSeed: 42, console: false });
   });
 

@@ -23,7 +23,7 @@ const STATE_COMMANDS: readonly [string, string][] = [
 ];
 
 function usage(platforms: readonly PlatformModule[]): string {
-  const lines = [
+  const lines: [string, string][] = [
     ...COMMON_FLAGS,
     ...platforms.flatMap((m) => (m.flags ?? []).map((f): [string, string] => [`--${f.name} <value>`, f.help])),
     ["--help", "show this help"],

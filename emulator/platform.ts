@@ -1,10 +1,12 @@
 import type { DatabaseSync } from "node:sqlite";
+import type { z } from "zod";
 import type { ConnectRouter } from "@connectrpc/connect";
 import type { CallPipeline } from "./calls";
 import type { Clock } from "./clock";
 import type { FaultRegistry } from "./faults";
 import type { KubernetesHost } from "./kubernetes/host";
 import type { RouteHandler } from "./http-json";
+import type { SeedClient } from "./seed/seed-client";
 
 /** What the server hands every platform module when it starts. */
 export interface PlatformContext {
@@ -58,6 +60,24 @@ export interface PlatformFlag {
 }
 
 /**
+ * How a platform creates the objects of its section of a seed file (`--seed`). The server checks
+ * every section against its schema before anything starts, then runs phase 1 of every platform,
+ * lets simulated time pass until their operations ended, then phase 2, and so on: parents in one
+ * phase, what needs them settled (a policy attached to a running cluster) in a later one.
+ */
+export interface PlatformSeed<T = unknown> {
+  /** The section's schema (zod); its errors name the field. */
+  schema: z.ZodType<T>;
+  /** The phases, in order; each creates its objects through the plane's own API. */
+  phases: readonly ((client: SeedClient, section: T) => Promise<void>)[];
+}
+
+/** A platform's seed with its own section type, as {@link PlatformModule.seed} holds it (the schema checks the section first). */
+export function defineSeed<T>(seed: PlatformSeed<T>): PlatformSeed {
+  return seed as unknown as PlatformSeed;
+}
+
+/**
  * One emulated platform. The server mounts every module of `PLATFORMS` (platforms.ts): adding a
  * platform touches no other platform's files.
  */
@@ -74,5 +94,7 @@ export interface PlatformModule {
   flags?: readonly PlatformFlag[];
   /** Checks the platform's options before anything starts; throws a RangeError naming the option. */
   validateOptions?(options: Readonly<Record<string, unknown>>): void;
+  /** The platform's section of a seed file (`<api>:` at its top). @default none: the section is refused */
+  seed?: PlatformSeed;
   start(ctx: PlatformContext): MountedPlatform;
 }

@@ -2,7 +2,7 @@ import * as http from "node:http";
 import * as http2 from "node:http2";
 import type * as net from "node:net";
 import { createAdminHandler } from "./admin";
-import { assertAuditRetention, createAuditLog, DEFAULT_AUDIT_RETENTION } from "./audit";
+import { type AuditLog, assertAuditRetention, createAuditLog, DEFAULT_AUDIT_RETENTION } from "./audit";
 import { createCallPipeline } from "./calls";
 import { assertChaosSeed } from "./chaos";
 import { withResettableConnection } from "./connection-reset";
@@ -17,6 +17,8 @@ import { createMultiplexedListener } from "./listener";
 import type { MountedPlatform, PlatformModule } from "./platform";
 import { PLATFORMS } from "./platforms";
 import { createRpcHandler } from "./rpc-serving";
+import { applySeed, shiftableClock } from "./seed/run-seed";
+import { readSeedFile } from "./seed/seed-file";
 import { createWorld } from "./world";
 
 /** Options of {@link startLocalControlPlane}. */
@@ -118,14 +120,20 @@ function listen(server: net.Server, port: number, host: string): Promise<number>
 export async function startLocalControlPlane(opts: LocalControlPlaneOptions): Promise<LocalControlPlane> {
   validateOptions(opts);
   const host = opts.host ?? "127.0.0.1";
-  const clock = opts.clock ?? systemClock;
+  // Seed files are read and checked before anything starts: a bad one fails here, naming the field.
+  const seedSections = opts.seedFile === undefined ? undefined : readSeedFile(opts.seedFile, PLATFORMS);
+  // A seed runs with the clock moved back, so its objects read as settled once it is done.
+  const clock = shiftableClock(opts.clock ?? systemClock);
   const binaries = opts.kubernetes ? findKubernetesBinaries() : undefined;
   if (binaries && !binaries.ok) throw new Error(binaries.message);
   const db = openDatabase(opts.dataDir);
   const kubernetes = binaries?.ok ? new LocalKubernetes({ db, dataDir: opts.dataDir, binaries: binaries.binaries }) : undefined;
   const audit = createAuditLog(db, { retention: opts.auditRetention ?? DEFAULT_AUDIT_RETENTION });
   const faults = new FaultRegistry(opts.chaosSeed);
-  const pipeline = createCallPipeline({ audit, faults, clock });
+  let quiet = false;
+  // Seeded objects were made by no one's call: the seed's own calls are not audited.
+  const pipelineAudit: AuditLog = { ...audit, record: (entry) => (quiet ? { seq: 0, ...entry } : audit.record(entry)) };
+  const pipeline = createCallPipeline({ audit: pipelineAudit, faults, clock });
   const urlHost = host.includes(":") ? `[${host}]` : host;
   let baseUrl = "";
   const mounted: MountedPlatform[] = PLATFORMS.map((module) => {
@@ -134,7 +142,10 @@ export async function startLocalControlPlane(opts: LocalControlPlaneOptions): Pr
     return module.start({ db, clock, timeScale: opts.timeScale ?? 1, pipeline, faults, options, baseUrl: () => baseUrl, kubernetes });
   });
   kubernetes?.start();
-  const world = createWorld({ db, clock, audit, faults, mounted, kubernetes });
+  const seed = seedSections && opts.seedFile !== undefined
+    ? () => applySeed({ file: opts.seedFile!, sections: seedSections, modules: PLATFORMS, baseUrl, db, clock, timeScale: opts.timeScale ?? 1, quiet: (on) => { quiet = on; } })
+    : undefined;
+  const world = createWorld({ db, clock, audit, faults, mounted, kubernetes, reseed: seed });
   const admin = createAdminHandler({
     world,
     audit,
@@ -173,5 +184,13 @@ export async function startLocalControlPlane(opts: LocalControlPlaneOptions): Pr
       .then(() => db.close());
     return closing;
   };
+  if (seed) {
+    try {
+      await seed();
+    } catch (error) {
+      await close();
+      throw error;
+    }
+  }
   return { url: baseUrl, port, close };
 }

@@ -27,7 +27,7 @@ export interface WorldDeps {
   mounted: readonly MountedPlatform[];
   kubernetes?: LocalKubernetes;
   /** Creates the seed file's objects again (after a reset). @default nothing */
-  reseed?: () => void;
+  reseed?: () => Promise<void>;
 }
 
 /** Creates the save, load and reset of a running plane. One change runs at a time. */
@@ -40,7 +40,7 @@ export function createWorld(deps: WorldDeps): World {
       else change();
       deps.audit.reload();
       for (const m of deps.mounted) m.reload?.(why);
-      if (why === "reset") deps.reseed?.();
+      if (why === "reset") await deps.reseed?.();
       for (const listener of listeners) listener(why);
     };
     const next = queue.then(run);

@@ -1,5 +1,6 @@
 import { CmasshStore } from "./store";
-import type { PlatformModule } from "../platform";
+import { defineSeed, type PlatformModule } from "../platform";
+import { cmasshSeed } from "./seed";
 import { listClustersForAdmin } from "./admin-view";
 import type { CmasshEnv } from "./context";
 import { apiServerTargets } from "./kubernetes";
@@ -52,6 +53,7 @@ export const cmasshModule: PlatformModule = {
   api: CMASSH_API,
   schema: SCHEMA,
   operations: CMASSH_OPERATIONS,
+  seed: defineSeed(cmasshSeed),
   flags: [
     {
       name: "cmassh-versions",

@@ -1,4 +1,5 @@
-import type { PlatformModule } from "../platform";
+import { defineSeed, type PlatformModule } from "../platform";
+import { vclusterSeed } from "./seed";
 import { listSnapshotsForAdmin, listUpdateMasksForAdmin, listVclustersForAdmin } from "./admin-view";
 import { settleDue, type VclusterEnv } from "./context";
 import { Journal } from "./journal";
@@ -23,6 +24,7 @@ export const vclusterModule: PlatformModule = {
   api: VCLUSTER_API,
   schema: VCLUSTER_SCHEMA,
   operations: VCLUSTER_OPERATIONS,
+  seed: defineSeed(vclusterSeed),
   faultActions: [BREAK_WATCH_ACTION],
   flags: [
     {
