@@ -82,6 +82,8 @@ export interface AuditLog {
   record(entry: Omit<AuditEntry, "seq">): AuditEntry;
   /** Retained entries with `seq` greater than `since`, ascending. */
   listSince(since: number): AuditEntry[];
+  /** The newest `count` retained entries, ascending. */
+  tail(count: number): AuditEntry[];
   /** Reads the log's bounds again after its table was replaced (a saved plane loaded, a reset). */
   reload(): void;
 }
@@ -152,17 +154,24 @@ export function createAuditLog(db: DatabaseSync, opts: AuditLogOptions = {}): Au
     reload() {
       oldest = readBounds().oldest;
     },
-    listSince(since) {
-      return (select.all(since) as unknown as AuditRow[]).map((row) => ({
-        seq: row.seq,
-        time: row.time,
-        api: row.api,
-        operation: row.operation,
-        target: row.target,
-        requestId: row.request_id,
-        code: row.code as GrpcCodeName,
-        ...(row.request === null ? {} : { request: JSON.parse(row.request) as unknown }),
-      }));
+    tail(count) {
+      return (db.prepare("SELECT * FROM (SELECT * FROM audit ORDER BY seq DESC LIMIT ?) ORDER BY seq").all(count) as unknown as AuditRow[]).map(toEntry);
     },
+    listSince(since) {
+      return (select.all(since) as unknown as AuditRow[]).map(toEntry);
+    },
+  };
+}
+
+function toEntry(row: AuditRow): AuditEntry {
+  return {
+    seq: row.seq,
+    time: row.time,
+    api: row.api,
+    operation: row.operation,
+    target: row.target,
+    requestId: row.request_id,
+    code: row.code as GrpcCodeName,
+    ...(row.request === null ? {} : { request: JSON.parse(row.request) as unknown }),
   };
 }

@@ -8,7 +8,8 @@ import { assertChaosSeed } from "./chaos";
 import { withResettableConnection } from "./connection-reset";
 import { type Clock, systemClock } from "./clock";
 import { openDatabase } from "./database";
-import { FaultRegistry } from "./faults";
+import { createConsoleRoutes } from "./console/console-routes";
+import { BUILT_IN_ACTIONS, FaultRegistry } from "./faults";
 import { type HttpRequest, type HttpResponse, type RouteHandler, sendJson } from "./http-json";
 import { findKubernetesBinaries } from "./kubernetes/binaries";
 import { LocalKubernetes } from "./kubernetes/host";
@@ -146,16 +147,24 @@ export async function startLocalControlPlane(opts: LocalControlPlaneOptions): Pr
     ? () => applySeed({ file: opts.seedFile!, sections: seedSections, modules: PLATFORMS, baseUrl, db, clock, timeScale: opts.timeScale ?? 1, quiet: (on) => { quiet = on; } })
     : undefined;
   const world = createWorld({ db, clock, audit, faults, mounted, kubernetes, reseed: seed });
+  const knownOperations = Object.fromEntries(PLATFORMS.map((m) => [m.api, m.operations]));
+  const extraActions = PLATFORMS.flatMap((m) => m.faultActions ?? []);
   const admin = createAdminHandler({
     world,
     audit,
     faults,
-    knownOperations: Object.fromEntries(PLATFORMS.map((m) => [m.api, m.operations])),
-    extraActions: PLATFORMS.flatMap((m) => m.faultActions ?? []),
+    knownOperations,
+    extraActions,
     views: Object.assign({}, ...mounted.map((m) => m.views ?? {}), kubernetes ? kubernetesViews(kubernetes) : {}),
     actions: Object.assign({}, ...mounted.map((m) => m.actions ?? {})),
   });
-  const httpHandler = createHttpHandler([admin, ...mounted.flatMap((m) => (m.http ? [m.http] : []))]);
+  const views = Object.assign({}, ...mounted.map((m) => m.views ?? {}), kubernetes ? kubernetesViews(kubernetes) : {});
+  const actions = Object.assign({}, ...mounted.map((m) => m.actions ?? {}));
+  const webConsole =
+    opts.console === false
+      ? undefined
+      : createConsoleRoutes({ views, actions, world, faults, audit, operations: knownOperations, faultActions: [...BUILT_IN_ACTIONS, ...extraActions], now: () => clock.now() });
+  const httpHandler = createHttpHandler([...(webConsole ? [webConsole.handler] : []), admin, ...mounted.flatMap((m) => (m.http ? [m.http] : []))]);
   const handler = createRpcHandler({
     routes: (router) => {
       for (const m of mounted) m.registerGrpc?.(router);
@@ -176,6 +185,7 @@ export async function startLocalControlPlane(opts: LocalControlPlaneOptions): Pr
   baseUrl = `http://${urlHost}:${port}`;
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
+    webConsole?.close();
     closing ??= listener
       .close()
       .then(() => Promise.all(mounted.map((m) => m.close?.())))

@@ -1,7 +1,7 @@
 import { CmasshStore } from "./store";
 import { defineSeed, type PlatformModule } from "../platform";
 import { cmasshSeed } from "./seed";
-import { listClustersForAdmin } from "./admin-view";
+import { kubeconfigForAdmin, listClustersForAdmin } from "./admin-view";
 import type { CmasshEnv } from "./context";
 import { apiServerTargets } from "./kubernetes";
 import { createCmasshGateway } from "./rest-gateway";
@@ -86,6 +86,7 @@ export const cmasshModule: PlatformModule = {
       registerGrpc: (router) => service.register(router),
       http: createCmasshGateway(service),
       views: { "/_local/cmassh/clusters": () => listClustersForAdmin(env) },
+      actions: { "/_local/cmassh/kubeconfig": { GET: (_body, url) => kubeconfigForAdmin(env, url) } },
     };
   },
 };

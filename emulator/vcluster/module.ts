@@ -1,6 +1,6 @@
 import { defineSeed, type PlatformModule } from "../platform";
 import { vclusterSeed } from "./seed";
-import { listSnapshotsForAdmin, listUpdateMasksForAdmin, listVclustersForAdmin } from "./admin-view";
+import { kubeconfigForAdmin, listSnapshotsForAdmin, listUpdateMasksForAdmin, listVclustersForAdmin } from "./admin-view";
 import { settleDue, type VclusterEnv } from "./context";
 import { Journal } from "./journal";
 import { apiServerTargets } from "./kubernetes";
@@ -82,6 +82,7 @@ export const vclusterModule: PlatformModule = {
         "/_local/vcluster/snapshots": () => listSnapshotsForAdmin(env),
         "/_local/vcluster/update-masks": () => listUpdateMasksForAdmin(env),
       },
+      actions: { "/_local/vcluster/kubeconfig": { GET: (_body, url) => kubeconfigForAdmin(env, url) } },
       // Watches followed the replaced vclusters: end them (clients watch again), and time the new ones.
       reload() {
         service.closeWatches();
