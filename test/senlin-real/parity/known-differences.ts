@@ -23,11 +23,9 @@ export function readKnownDifferences(file = path.join(repoRoot(), "docs", "local
   const text = readFileSync(file, "utf8");
   const start = text.indexOf(TABLE_HEADING);
   if (start < 0) throw new Error(`${file} has no "${TABLE_HEADING}" section`);
-  const rows = text
-    .slice(start)
-    .split("\n")
-    .slice(1)
-    .filter((line) => line.startsWith("|"));
+  const section = text.slice(start).split("\n").slice(1);
+  const end = section.findIndex((line) => line.startsWith("#"));
+  const rows = (end < 0 ? section : section.slice(0, end)).filter((line) => line.startsWith("|"));
   return rows.slice(2).map((line) => {
     const cells = line.slice(1, -1).split(" | ");
     if (cells.length !== 6) throw new Error(`${file}: a row of "${TABLE_HEADING}" has ${cells.length} cells, not 6: ${line}`);
