@@ -38,8 +38,8 @@ async function shot(name: string): Promise<void> {
   }
 }
 
-const tab = (name: string) => page.getByRole("tab", { name });
-const table = (caption: string) => page.getByRole("region", { name: caption });
+const tab = (name: string) => page.getByRole("tab", { name, exact: true });
+const table = (caption: string) => page.getByRole("region", { name: caption, exact: true });
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: the set-up installs Debian's chromium (scripts/setup/chromium.sh)`);
@@ -110,11 +110,14 @@ describe("the web console, read in Chromium during a real pulumi up", () => {
     expect(update.status).toBe(202);
     await tab("Senlin").click();
     const clusters = table("Senlin clusters");
-    await expect.poll(() => clusters.textContent(), { timeout: 60_000, interval: 100 }).toMatch(/rolling update: batch 1 of 2/);
-    await expect.poll(() => clusters.textContent(), { timeout: 60_000, interval: 100 }).toMatch(/batch 1: node-\S+ — done/);
+    // One node per batch, a 6 s pause (20 s at time scale 0.3) after each: the first batch done, the second waiting.
+    await expect.poll(() => clusters.textContent(), { timeout: 60_000, interval: 100 }).toMatch(/rolling update: 1 of 2 batches done/);
+    const text = (await clusters.textContent()) ?? "";
+    expect(text).toMatch(/batch 1: node-\S+ — done/);
+    expect(text).toMatch(/batch 2: node-\S+ — (waiting|updating)/);
     await shot("senlin-rolling-update");
-    await expect.poll(() => clusters.textContent(), { timeout: 60_000, interval: 100 }).toMatch(/rolling update: batch 2 of 2/);
     expect(await senlin.waitAction(update.location)).toBe("SUCCEEDED");
+    await expect.poll(() => clusters.textContent(), { timeout: 10_000 }).not.toMatch(/rolling update/);
   });
 
   it("filters the audit log by platform, operation and object", async () => {

@@ -96,7 +96,7 @@ function SenlinActionProgress({ action, members }: { action: SenlinAction; membe
     const done = plan.filter((b) => batchState(b) === "done").length;
     return (
       <div class="rolling">
-        <Progress label={`rolling update of ${action.id}`} value={done / plan.length} detail={`rolling update: batch ${Math.min(done + 1, plan.length)} of ${plan.length}`} />
+        <Progress label={`rolling update of ${action.id}`} value={done / plan.length} detail={`rolling update: ${done} of ${plan.length} batches done`} />
         <ol class="batches" aria-label="batches">
           {plan.map((batch, i) => (
             <li key={i} class={batchState(batch)}>
