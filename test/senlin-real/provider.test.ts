@@ -141,6 +141,20 @@ describe("the provider's Senlin resources on the real Senlin 14", () => {
     expect((await realPolicies((await realCluster()).id)).length).toBe(2);
   });
 
+  it("replaces the deletion policy with `up --replace`, leaving a new policy attached", async () => {
+    const before = String((await onReal.stack.outputs()).policyId.value);
+    const since = proxy.calls().length;
+    const [realUrn, planeUrn] = await Promise.all([onReal.urnOf("del"), onPlane.urnOf("del")]);
+    const planeBefore = String((await onPlane.stack.outputs()).policyId.value);
+    await Promise.all([onReal.up({ replace: [realUrn] }), onPlane.up({ replace: [planeUrn] })]);
+    // On the plane the replacement makes a new policy.
+    expect(String((await onPlane.stack.outputs()).policyId.value)).not.toBe(planeBefore);
+    // The real server must end the same way: a new policy, attached, and the old one deleted.
+    const after = String((await onReal.stack.outputs()).policyId.value);
+    const created = proxy.calls(since).filter((c) => operationOf(c) === "CreatePolicy" && c.status === 201);
+    expect({ newId: after !== before, created: created.length }).toEqual({ newId: true, created: 1 });
+  });
+
   it("destroys everything it made", async () => {
     const id = (await realCluster()).id;
     const ops = await step({}, "destroy");
