@@ -174,7 +174,8 @@ async function registerSenlin(keystoneUrl: string, senlinUrl: string): Promise<v
   const get = async (p: string) => (await json(`${keystoneUrl}${p}`, { headers: { "X-Auth-Token": token } })).body as Record<string, { id: string }[]>;
   const project = (await post("/projects", { project: { name: SERVICE.project, domain_id: "default" } })).project.id;
   const user = (await post("/users", { user: { name: SERVICE.user, password: SERVICE.password, domain_id: "default" } })).user.id;
-  const service = (await post("/roles", { role: { name: "service" } })).role.id;
+  // Newer Keystones make a `service` role at bootstrap; Keystone 22 may not.
+  const service = (await get("/roles?name=service")).roles[0]?.id ?? (await post("/roles", { role: { name: "service" } })).role.id;
   const admin = (await get("/roles?name=admin")).roles[0].id;
   for (const role of [admin, service]) {
     const reply = await fetch(`${keystoneUrl}/projects/${project}/users/${user}/roles/${role}`, { method: "PUT", headers: { "X-Auth-Token": token } });
