@@ -6,6 +6,7 @@ import { addNodes, delNodes, replaceNodes } from "./membership-actions";
 import { requireMicroversion } from "./microversion";
 import type { ClusterRecord, PolicyRecord } from "./records";
 import { ADJUSTMENT_TYPES, checkSizeParams, planResize } from "./scaling";
+import { checkScaling, scalingPolicyFor } from "./scaling-policy";
 import { boolField, intField, parseWith } from "./validation";
 
 type ActionHandler = (req: SenlinRequest, cluster: ClusterRecord, params: Record<string, unknown>) => SenlinReply;
@@ -42,20 +43,28 @@ function resize(req: SenlinRequest, cluster: ClusterRecord, params: Record<strin
 
 const scaleParams = z.strictObject({ count: intField(0).optional() });
 
-/** `scale_out` (+1) and `scale_in` (-1): by `count`, else by one node, checked against the bounds. */
+/**
+ * `scale_out` (+1) and `scale_in` (-1): by `count`, else by one node, or as an attached scaling
+ * policy decides. The API accepts any positive count: the engine's size check fails the action
+ * (202, then FAILED with the reason), leaving the cluster as it was (seen on Senlin 14).
+ */
 function scale(direction: 1 | -1): ActionHandler {
   const [action, word] = direction > 0 ? (["CLUSTER_SCALE_OUT", "scale-out"] as const) : (["CLUSTER_SCALE_IN", "scale-in"] as const);
   return (req, cluster, params) => {
     const { count } = parseWith(scaleParams, params);
     if (count === 0) throw badRequest(`Count for ${word} request cannot be 0.`);
-    const desiredCapacity = cluster.desiredCapacity + direction * (count ?? 1);
-    const sizeError = checkSizeParams(cluster, desiredCapacity);
-    // With a count the API refuses a bad size; without one the engine's action fails instead.
-    if (sizeError && count !== undefined) throw badRequest(sizeError);
     assertNoConflict(req, cluster, action);
+    const inputs: Record<string, unknown> = count === undefined ? {} : { count };
+    const policy = scalingPolicyFor(req.env.store, cluster.id, action);
+    // The engine counts the members it has, not the desired capacity.
+    const current = req.env.store.members(cluster.id).length;
+    const decision = policy ? checkScaling(policy, cluster, current, direction > 0, count) : undefined;
+    // The policy's check stores the action with the binding's `last_op` (never set here: null).
+    if (decision) inputs.last_op = null;
+    const desiredCapacity = current + direction * (decision?.count ?? count ?? 1);
+    const refusal = decision?.refusal ?? checkSizeParams(cluster, desiredCapacity);
     const size = { minSize: cluster.minSize, maxSize: cluster.maxSize, desiredCapacity };
-    const plan = sizeError ? { failure: sizeError } : { size };
-    return startClusterAction(req, cluster, action, action.toLowerCase(), count === undefined ? {} : { count }, plan);
+    return startClusterAction(req, cluster, action, action.toLowerCase(), inputs, refusal ? { refusal } : { size }, decision?.data);
   };
 }
 

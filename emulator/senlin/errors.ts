@@ -16,6 +16,8 @@ const CODE_BY_STATUS: Readonly<Record<number, Code>> = {
 /** The HTTP status of each Senlin exception class, as its FaultWrapper maps them. */
 const STATUS_BY_TYPE: Readonly<Record<string, number>> = {
   BadRequest: 400,
+  // webob's own, raised by request objects whose field coercion fails (an unknown enum value).
+  HTTPBadRequest: 400,
   InvalidSpec: 400,
   MultipleChoices: 400,
   MethodVersionNotFound: 400,
@@ -94,3 +96,17 @@ export function faultWrapper(error: ConnectError): { status: number; body: unkno
 export const UNAUTHORIZED_BODY = {
   error: { code: 401, message: "The request you have made requires authentication.", title: "Unauthorized" },
 };
+
+/** HTML-escapes text as webob does for an error page's detail. */
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
+}
+
+/**
+ * webob's own error page, which Senlin answers where an error is raised outside its FaultWrapper
+ * (a malformed microversion, refused by the version negotiation middleware): HTML, not JSON.
+ */
+export function webobErrorPage(status: number, detail: string): string {
+  const [title, explanation] = WEBOB[status] ?? ["Error", ""];
+  return `<html>\n <head>\n  <title>${status} ${title}</title>\n </head>\n <body>\n  <h1>${status} ${title}</h1>\n  ${explanation}<br /><br />\n${escapeHtml(detail)}\n\n\n </body>\n</html>`;
+}

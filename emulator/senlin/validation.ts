@@ -17,13 +17,15 @@ export const boolField = z.preprocess((v) => {
 /** A free-form JSON object. */
 export const objectField = z.record(z.string(), z.unknown());
 
-const NAME = /^[a-zA-Z][a-zA-Z0-9_.-]*$/;
+/** Senlin's `Name` field: ASCII letters, digits, CJK ideographs and `. _ ~ -`, any of them first (its message says otherwise). */
+const NAME = /^[a-zA-Z\u4e00-\u9fa5\d._~-]+$/;
 
-/** An object name: starts with an ASCII letter; letters, digits, `_ . -`; at most 255 characters. */
+/** An object name: 1 to 255 characters of {@link NAME}, as Senlin 14 checks it. */
 export const nameField = z
   .string()
+  .min(1)
   .max(255)
-  .regex(NAME, "must start with an ASCII letter and hold only letters, digits, '_', '.' or '-'");
+  .regex(NAME, 'contains illegal characters. It must contain only alphanumeric or "_-.~" characters and must start with letter.');
 
 function describe(issue: z.core.$ZodIssue, input: unknown): string {
   const path = issue.path.map(String);

@@ -1,6 +1,9 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type LocalControlPlane, startLocalControlPlane } from "../../emulator/server";
 import { makeDataDir, removeDataDirs } from "../../emulator/testing";
+import { workDir } from "../harness/paths";
 import { realToken } from "../harness/real-senlin";
 import { covers, type KnownDifference, readKnownDifferences } from "./parity/known-differences";
 import { type Difference, diff, shapeOf } from "./parity/normalize";
@@ -46,6 +49,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await plane?.close();
   removeDataDirs();
+  // Every difference seen, listed or not, for whoever updates the table in the docs.
+  mkdirSync(workDir(), { recursive: true });
+  writeFileSync(path.join(workDir(), "senlin-parity-differences.json"), JSON.stringify(differences, null, 1));
 });
 
 describe("Senlin: the local plane against the real Senlin 14", () => {

@@ -88,7 +88,7 @@ export function CycleCloudPanel({ state }: { state: ConsoleState }) {
 /** A Senlin action in flight; a rolling update shows its batches, each done, in progress or waiting. */
 function SenlinActionProgress({ action, members }: { action: SenlinAction; members: SenlinNode[] }) {
   const plan = action.data.update?.plan;
-  const target = action.inputs.profileId;
+  const target = action.inputs.new_profile_id;
   if (action.action === "CLUSTER_UPDATE" && plan && typeof target === "string") {
     const byId = new Map(members.map((m) => [m.id, m]));
     const batchState = (batch: string[]) =>

@@ -1,12 +1,20 @@
 /**
  * Makes two servers' answers comparable: ids become placeholders numbered in the order they first
- * appear in a scenario (so the n-th object created is `<id:n>` on both servers), times become
+ * appear in a step's observation (so the n-th id a step shows is `<id:n>` on both servers), times become
  * `<time>`, the server's own address `<origin>`. What is left differs only where the servers do.
  */
 export class Normalizer {
   private readonly ids = new Map<string, string>();
 
   constructor(private readonly origin: string) {}
+
+  /**
+   * Starts the numbering over: each step's observation is numbered on its own, so an id one server
+   * shows and the other does not (a trust, an extra event) shifts nothing after it.
+   */
+  restart(): void {
+    this.ids.clear();
+  }
 
   /** The placeholder of an id (a UUID, with or without dashes, or Keystone's 32-hex ids). */
   private placeholder(id: string): string {
@@ -29,7 +37,7 @@ export class Normalizer {
     let out = value.split(this.origin).join("<origin>");
     out = out.replace(/\b[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}\b/gi, (id) => this.placeholder(id));
     out = out.replace(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?$/, "<time>");
-    out = out.replace(/\b[0-9a-f]{8}\b/g, (hex) => this.short(hex) ?? hex);
+    out = out.replace(/(?<![0-9a-f])[0-9a-f]{8}(?![0-9a-f])/g, (hex) => this.short(hex) ?? hex);
     return out;
   }
 

@@ -110,6 +110,7 @@ export class ScenarioRun {
       const value = path === "location" ? (headers.get("location") ?? "").split("/").pop() : pick(body, path);
       if (typeof value === "string") this.vars[name] = value;
     }
+    this.normalizer.restart();
     const observation: Observation = {
       status,
       headers: {
