@@ -34,6 +34,8 @@ export default defineConfig({
           name: "senlin-real",
           include: ["test/senlin-real/**/*.test.ts"],
           globalSetup: ["test/harness/global-setup.ts", "test/senlin-real/global-setup.ts"],
+          // Scenarios run side by side, three at a time: one engine and one conductor serve them all.
+          maxConcurrency: 3,
           testTimeout: 600_000,
           hookTimeout: 600_000,
         },

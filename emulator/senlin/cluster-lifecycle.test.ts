@@ -89,19 +89,20 @@ describe("cluster create", () => {
   });
 
   it.each([
-    ["a name with a space", { name: "my web", profile_id: "p" }, "Invalid value for 'name': \"my web\": contains illegal characters"],
-    ["an unknown profile", { name: "web", profile_id: "ghost" }, "The specified profile 'ghost' could not be found."],
-    ["desired above max", { name: "web", profile_id: "p", desired_capacity: 3, max_size: 2 }, "The target capacity (3) is greater than the specified max_size (2)."],
-    ["desired below min", { name: "web", profile_id: "p", desired_capacity: 1, min_size: 2 }, "The target capacity (1) is less than the specified min_size (2)."],
-    ["a negative min_size", { name: "web", profile_id: "p", min_size: -1 }, "Invalid value for 'min_size': -1"],
-    ["an unknown key", { name: "web", profile_id: "p", size: 3 }, "Additional properties are not allowed ('size' was unexpected)"],
-    ["more nodes than a cluster may hold", { name: "web", profile_id: "p", desired_capacity: 1001 }, "maximum number of nodes allowed per cluster (1000)"],
-  ])("refuses %s with a 400 FaultWrapper and stores nothing", async (_, body, message) => {
+    ["a name with a space", { name: "my web", profile_id: "p" }, "Invalid value for 'name': \"my web\": contains illegal characters", "HTTPBadRequest"],
+    ["an unknown profile", { name: "web", profile_id: "ghost" }, "The specified profile 'ghost' could not be found.", "BadRequest"],
+    ["desired above max", { name: "web", profile_id: "p", desired_capacity: 3, max_size: 2 }, "The target capacity (3) is greater than the specified max_size (2).", "BadRequest"],
+    ["desired below min", { name: "web", profile_id: "p", desired_capacity: 1, min_size: 2 }, "The target capacity (1) is less than the specified min_size (2).", "BadRequest"],
+    ["a negative min_size", { name: "web", profile_id: "p", min_size: -1 }, "Invalid value for 'min_size': -1", "HTTPBadRequest"],
+    ["an unknown key", { name: "web", profile_id: "p", size: 3 }, "Additional properties are not allowed ('size' was unexpected)", "HTTPBadRequest"],
+    ["more nodes than a cluster may hold", { name: "web", profile_id: "p", desired_capacity: 1001 }, "maximum number of nodes allowed per cluster (1000)", "BadRequest"],
+  ])("refuses %s with a 400 FaultWrapper and stores nothing", async (_, body, message, type) => {
     await start();
     await s.createProfile("p");
     const response = await s.call("POST", "/v1/clusters", { cluster: body });
     expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ code: 400, title: "Bad Request", error: { code: 400, type: "BadRequest" } });
+    // A body of the wrong shape is refused by the API layer (webob's HTTPBadRequest), sizes and names by the engine.
+    expect(response.body).toMatchObject({ code: 400, title: "Bad Request", error: { code: 400, type } });
     expect((response.body as { error: { message: string } }).error.message).toContain(message);
     expect(((await s.call("GET", "/v1/clusters")).body as { clusters: unknown[] }).clusters).toEqual([]);
   });
@@ -224,7 +225,7 @@ describe("lookups and errors", () => {
     expect(await names("?status=ACTIVE&limit=2")).toEqual(["b", "a"]);
     const [first] = ((await s.call("GET", "/v1/clusters?sort=name")).body as { clusters: { id: string }[] }).clusters;
     expect(await names(`?sort=name&marker=${first.id}`)).toEqual(["b", "c"]);
-    expect((await s.call("GET", "/v1/clusters?colour=red")).body).toMatchObject({ error: { message: "Invalid parameter colour" } });
+    expect((await s.call("GET", "/v1/clusters?colour=red")).body).toMatchObject({ error: { message: "Invalid parameter 'colour'", type: "HTTPBadRequest" } });
   });
 });
 

@@ -56,8 +56,15 @@ export class SenlinError extends ConnectError {
   }
 }
 
-/** A 400 BadRequest. */
+/** A 400 BadRequest: the engine's refusal (sizes, objects a request names). */
 export const badRequest = (message: string): SenlinError => new SenlinError("BadRequest", message);
+
+/**
+ * A 400 HTTPBadRequest: webob's, which Senlin's API layer raises for a request of the wrong shape
+ * (its request objects and schema checks, the action body checks of a controller) before the
+ * engine sees it.
+ */
+export const httpBadRequest = (message: string): SenlinError => new SenlinError("HTTPBadRequest", message);
 
 /** The 404 of a missing object, with Senlin's message pattern. */
 export const notFound = (kind: string, id: string): SenlinError =>
@@ -78,7 +85,9 @@ const WEBOB: Readonly<Record<number, [string, string]>> = {
 
 /** The FaultWrapper body for a status, exception type and message. */
 export function faultBody(status: number, type: string, message: string): unknown {
-  const [title, explanation] = WEBOB[status] ?? ["Error", ""];
+  const [title] = WEBOB[status] ?? ["Error", ""];
+  // Senlin's FaultWrapper maps the version error to 406 but builds its body from webob's 400.
+  const explanation = (WEBOB[type === "InvalidGlobalAPIVersion" ? 400 : status] ?? ["", ""])[1];
   return { code: status, error: { code: status, message, type }, explanation, title };
 }
 

@@ -99,7 +99,8 @@ function validator(key: "profile" | "policy", installed: () => readonly string[]
       created_at: null,
       domain: null,
       id: null,
-      metadata: null,
+      // A profile has metadata; a policy has none.
+      ...(key === "profile" ? { metadata: null } : {}),
       name: "validated_" + key,
       project: req.token.projectId,
       spec,

@@ -123,6 +123,9 @@ function startAction(store: SenlinStore, action: ActionRecord): void {
     store.clusters.update(cluster.id, (c) => ({ ...c, status, statusReason }));
   }
   kind.onStart?.(store, running, running.startMs);
+  // A policy's check stores the action (its `data`): that one store is the updated_at Senlin shows.
+  const checked = store.actions.get(action.id);
+  if (checked && Object.keys(checked.data ?? {}).length > 0) store.actions.update(action.id, (a) => ({ ...a, updatedAtMs: a.startMs }));
 }
 
 /** The `status_reason` every action that succeeds ends with (the dispatcher's, whatever the action said). */

@@ -67,7 +67,7 @@ export function renderNode(store: SenlinStore, n: NodeRecord, version: Microvers
     profile_id: n.profileId,
     profile_name: profileName(store, n.profileId),
     project: n.project,
-    role: n.role === "" ? null : n.role,
+    role: n.role,
     status: n.status,
     status_reason: n.statusReason,
     updated_at: senlinTime(n.updatedAtMs),
@@ -79,7 +79,6 @@ export function renderNode(store: SenlinStore, n: NodeRecord, version: Microvers
 /** A profile as the API shows it. */
 export function renderProfile(p: ProfileRecord): Record<string, unknown> {
   return sorted({
-    context: null,
     created_at: senlinTime(p.createdAtMs),
     domain: DOMAIN,
     id: p.id,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { badRequest } from "./errors";
+import { httpBadRequest } from "./errors";
 
 /** An integer, also accepted as a string of digits, as Senlin's integer fields coerce. */
 export const intField = (min: number) =>
@@ -36,6 +36,8 @@ function describe(issue: z.core.$ZodIssue, input: unknown): string {
     return `Additional properties are not allowed (${issue.keys.map((k) => `'${k}'`).join(", ")} ${issue.keys.length === 1 ? "was" : "were"} unexpected)`;
   }
   const field = path.length > 0 ? `'${path.join(".")}'` : "the body";
+  // jsonschema's wording for a required field that is not there.
+  if (value === undefined && path.length > 0) return `'${path.at(-1)}' is a required property`;
   const shown = value === undefined ? "missing" : JSON.stringify(value);
   return `Invalid value for ${field}: ${shown}: ${issue.message}`;
 }
@@ -59,5 +61,5 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.inf
   const given = withoutNulls(input);
   const result = schema.safeParse(given);
   if (result.success) return result.data;
-  throw badRequest(result.error.issues.map((issue) => describe(issue, given)).join("; "));
+  throw httpBadRequest(result.error.issues.map((issue) => describe(issue, given)).join("; "));
 }

@@ -209,6 +209,8 @@ async function startSenlinDaemons(dir: string, ports: { mariadb: number; amqp: n
       log_dir: path.join(dir, "log"),
       use_stderr: "false",
       host: "clusterform-real-senlin",
+      // The conductor answers every request over RPC; on a busy machine the default 60 s ran out.
+      rpc_response_timeout: 180,
     },
     database: {
       connection: `mysql+pymysql://root@127.0.0.1:${ports.mariadb}/senlin?charset=utf8`,

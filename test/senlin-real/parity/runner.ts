@@ -110,23 +110,24 @@ export class ScenarioRun {
       const value = path === "location" ? (headers.get("location") ?? "").split("/").pop() : pick(body, path);
       if (typeof value === "string") this.vars[name] = value;
     }
-    this.normalizer.restart();
-    const observation: Observation = {
+    const raw: Observation = {
       status,
       headers: {
         "openstack-api-version": headers.get("openstack-api-version") ?? "",
         vary: headers.get("vary") ?? "",
-        location: this.normalizer.text(headers.get("location") ?? ""),
+        location: headers.get("location") ?? "",
         "content-type": (headers.get("content-type") ?? "").split(";")[0],
         "x-openstack-request-id": headers.has("x-openstack-request-id"),
       },
-      body: this.normalizer.value(body),
+      body,
     };
     const actionId = (headers.get("location") ?? "").split("/").pop();
-    if (step.wait === "action" && actionId && status === 202) observation.action = this.normalizer.value(await this.waitForAction(actionId));
+    if (step.wait === "action" && actionId && status === 202) raw.action = await this.waitForAction(actionId);
     if (step.wait === "idle" && step.state) await this.waitForIdle(step.state);
-    if (step.state) observation.state = this.normalizer.value(await this.get(step.state));
-    return observation;
+    if (step.state) raw.state = await this.get(step.state);
+    // The whole observation numbered at once: the same object is the same placeholder in its answer, action and state.
+    this.normalizer.restart();
+    return this.normalizer.value(raw) as Observation;
   }
 
   /** Runs a whole scenario, step after step; answers each step's observation by name. */
