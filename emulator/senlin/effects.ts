@@ -121,7 +121,8 @@ const CLUSTER_KINDS: Readonly<Record<Exclude<ActionName, `NODE_${string}`>, Acti
       for (const id of action.plan.nodes ?? []) {
         const cluster = store.clusters.get(action.clusterId);
         if (!cluster) return;
-        store.nodes.update(id, (n) => ({ ...n, clusterId: cluster.id, index: cluster.nextIndex }));
+        // Senlin's node_migrate: the node takes the cluster's next index and loses its role (null).
+        store.nodes.update(id, (n) => ({ ...n, clusterId: cluster.id, index: cluster.nextIndex, role: null }));
         store.clusters.update(cluster.id, (c) => ({ ...c, nextIndex: c.nextIndex + 1 }));
       }
     },

@@ -78,7 +78,8 @@ export interface NodeRecord extends Owner {
   clusterId: string;
   /** Position in the cluster, -1 for an orphan. */
   index: number;
-  role: string;
+  /** "" when made, null once a node moved into a cluster (Senlin's node_migrate sets it so). */
+  role: string | null;
   status: NodeStatus;
   statusReason: string;
   physicalId: string | null;
