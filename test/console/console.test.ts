@@ -141,10 +141,10 @@ describe("the web console, read in Chromium during a real pulumi up", () => {
   it("arms a fault from its form and clears it with its button", async () => {
     await tab("Faults").click();
     const faults = page.getByRole("region", { name: "Faults" });
-    await faults.getByLabel("Platform").selectOption("cmassh");
-    await faults.getByLabel("Operation").selectOption("ScaleNodePool");
-    await faults.getByLabel("Action").selectOption("error");
-    await faults.getByLabel("Probability").fill("0.25");
+    await faults.getByLabel("Platform", { exact: true }).selectOption("cmassh");
+    await faults.getByLabel("Operation", { exact: true }).selectOption("ScaleNodePool");
+    await faults.getByLabel("Action", { exact: true }).selectOption("error");
+    await faults.getByLabel("Probability", { exact: true }).fill("0.25");
     await faults.getByRole("button", { name: "Arm fault" }).click();
     await expect.poll(async () => (await t.plane.admin<{ faults: { operation?: string; probability?: number }[] }>("/_local/faults")).faults).toEqual([
       expect.objectContaining({ operation: "ScaleNodePool", probability: 0.25 }),
