@@ -17,9 +17,9 @@ export function AuditPanel({ audit }: { audit: AuditEntry[] }) {
     <section aria-label="Audit log">
       <h3>Audit log</h3>
       <form class="filters" onSubmit={(e) => e.preventDefault()}>
-        <label>
-          Platform
-          <select value={api} onChange={(e) => { setApi(e.currentTarget.value); setOperation(""); }}>
+        <div class="field">
+          <label for="audit-platform">Platform</label>
+          <select id="audit-platform" value={api} onChange={(e) => { setApi(e.currentTarget.value); setOperation(""); }}>
             <option value="">all</option>
             {apis.map((a) => (
               <option key={a} value={a}>
@@ -27,10 +27,10 @@ export function AuditPanel({ audit }: { audit: AuditEntry[] }) {
               </option>
             ))}
           </select>
-        </label>
-        <label>
-          Operation
-          <select value={operation} onChange={(e) => setOperation(e.currentTarget.value)}>
+        </div>
+        <div class="field">
+          <label for="audit-operation">Operation</label>
+          <select id="audit-operation" value={operation} onChange={(e) => setOperation(e.currentTarget.value)}>
             <option value="">all</option>
             {operations.map((o) => (
               <option key={o} value={o}>
@@ -38,11 +38,11 @@ export function AuditPanel({ audit }: { audit: AuditEntry[] }) {
               </option>
             ))}
           </select>
-        </label>
-        <label>
-          Object
-          <input type="search" value={object} placeholder="cluster, pool, id…" onInput={(e) => setObject(e.currentTarget.value)} />
-        </label>
+        </div>
+        <div class="field">
+          <label for="audit-object">Object</label>
+          <input id="audit-object" type="search" value={object} placeholder="cluster, pool, id…" onInput={(e) => setObject(e.currentTarget.value)} />
+        </div>
         <output aria-live="polite">
           {matching.length} of {audit.length} calls
         </output>

@@ -57,9 +57,9 @@ export function FaultsPanel({ state }: { state: ConsoleState }) {
       </button>
       <h3>Arm a fault</h3>
       <form class="arm" onSubmit={arm}>
-        <label>
-          Platform
-          <select value={form.api} onChange={(e) => setForm({ ...form, api: e.currentTarget.value, operation: "" })}>
+        <div class="field">
+          <label for="fault-platform">Platform</label>
+          <select id="fault-platform" value={form.api} onChange={(e) => setForm({ ...form, api: e.currentTarget.value, operation: "" })}>
             <option value="">any</option>
             {Object.keys(state.operations).map((a) => (
               <option key={a} value={a}>
@@ -67,10 +67,10 @@ export function FaultsPanel({ state }: { state: ConsoleState }) {
               </option>
             ))}
           </select>
-        </label>
-        <label>
-          Operation
-          <select value={form.operation} onChange={set("operation")} disabled={!form.api}>
+        </div>
+        <div class="field">
+          <label for="fault-operation">Operation</label>
+          <select id="fault-operation" value={form.operation} onChange={set("operation")} disabled={!form.api}>
             <option value="">any</option>
             {operations.map((o) => (
               <option key={o} value={o}>
@@ -78,47 +78,47 @@ export function FaultsPanel({ state }: { state: ConsoleState }) {
               </option>
             ))}
           </select>
-        </label>
-        <label>
-          Object
-          <input value={form.target} onInput={set("target")} placeholder="any" />
-        </label>
-        <label>
-          Action
-          <select value={form.action} onChange={set("action")}>
+        </div>
+        <div class="field">
+          <label for="fault-object">Object</label>
+          <input id="fault-object" value={form.target} onInput={set("target")} placeholder="any" />
+        </div>
+        <div class="field">
+          <label for="fault-action">Action</label>
+          <select id="fault-action" value={form.action} onChange={set("action")}>
             {state.faultActions.map((a) => (
               <option key={a} value={a}>
                 {a}
               </option>
             ))}
           </select>
-        </label>
+        </div>
         {form.action === "error" && (
-          <label>
-            Code
-            <select value={form.code} onChange={set("code")}>
+          <div class="field">
+            <label for="fault-code">Code</label>
+            <select id="fault-code" value={form.code} onChange={set("code")}>
               {CODES.map((c) => (
                 <option key={c} value={c}>
                   {c}
                 </option>
               ))}
             </select>
-          </label>
+          </div>
         )}
         {(form.action === "delay" || form.action === "latency") && (
-          <label>
-            Delay (ms)
-            <input type="number" min={0} value={form.delayMs} onInput={set("delayMs")} />
-          </label>
+          <div class="field">
+            <label for="fault-delay-ms">Delay (ms)</label>
+            <input id="fault-delay-ms" type="number" min={0} value={form.delayMs} onInput={set("delayMs")} />
+          </div>
         )}
-        <label>
-          Probability
-          <input type="number" min={0} max={1} step={0.01} value={form.probability} onInput={set("probability")} placeholder="every call" />
-        </label>
-        <label>
-          Count
-          <input type="number" min={1} value={form.count} onInput={set("count")} placeholder="until cleared" />
-        </label>
+        <div class="field">
+          <label for="fault-probability">Probability</label>
+          <input id="fault-probability" type="number" min={0} max={1} step={0.01} value={form.probability} onInput={set("probability")} placeholder="every call" />
+        </div>
+        <div class="field">
+          <label for="fault-count">Count</label>
+          <input id="fault-count" type="number" min={1} value={form.count} onInput={set("count")} placeholder="until cleared" />
+        </div>
         <button type="submit">Arm fault</button>
       </form>
       {error && (
