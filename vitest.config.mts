@@ -8,7 +8,7 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["provider/**/*.test.ts", "emulator/**/*.test.ts", "sdk/**/*.test.ts", "test/unit/**/*.test.ts"],
+          include: ["common/**/*.test.ts", "provider/**/*.test.ts", "emulator/**/*.test.ts", "sdk/**/*.test.ts", "test/unit/**/*.test.ts"],
           testTimeout: 30_000,
         },
       },
@@ -19,6 +19,8 @@ export default defineConfig({
           // test/console: the web console in headless Chromium, reading a real `pulumi up`.
           include: ["test/e2e/**/*.test.ts", "test/e2e-kubernetes/**/*.test.ts", "test/console/**/*.test.ts"],
           globalSetup: ["test/harness/global-setup.ts"],
+          // The operations plan of a step reads every kind's planner: loaded once per file.
+          setupFiles: ["test/harness/load-kinds.ts"],
           // Real engine runs: each `pulumi up` takes seconds, a lifecycle file takes minutes.
           testTimeout: 600_000,
           hookTimeout: 600_000,

@@ -91,7 +91,7 @@ describe("clusterform plan on a 300-resource preview", () => {
       const steps = Array.from({ length: RESOURCES }, (_, i) => [poolStep, jobStep, nativePoolStep][i % 3](i));
       const file = path.join(dir, "preview.json");
       writeFileSync(file, JSON.stringify({ steps, diagnostics: [], changeSummary: { update: RESOURCES } }));
-      const cli = path.join(repoRoot(), "dist", "provider", "plan", "cli.js");
+      const cli = path.join(repoRoot(), "dist", "provider", "cli", "plan", "cli.js");
       const runs: Record<string, { wall: number[]; cpu: number[] }> = { bare: { wall: [], cpu: [] }, text: { wall: [], cpu: [] }, markdown: { wall: [], cpu: [] }, json: { wall: [], cpu: [] } };
       const out = path.join(dir, "out");
       for (let s = 0; s < SAMPLES; s++) {

@@ -11,7 +11,7 @@ import { createPluginCertificate, type PluginCertificate } from "../provider/eng
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "../provider/engines/terraform/server";
 import { encodeMsgpack, type TfValue } from "../provider/engines/terraform/codec";
 import { buildResourceType } from "../provider/engines/terraform/schema";
-import { nodePoolKind } from "../provider/resources/cmassh/node-pool/schema";
+import { nodePoolKind } from "../provider/kinds/cmassh/node-pool/schema";
 import { Provider } from "../proto/gen/tfplugin6/tfplugin6_pb";
 import { benchWorkspace, copyBenchProgram } from "./support/programs";
 import { median, publish, round, timed } from "./support/report";

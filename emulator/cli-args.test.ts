@@ -1,3 +1,4 @@
+import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_AUDIT_RETENTION } from "./audit";
 import { parseCliArgs, USAGE, UsageError } from "./cli-args";
@@ -6,14 +7,16 @@ describe("parseCliArgs", () => {
   it("uses the documented defaults", () => {
     expect(parseCliArgs([])).toEqual({
       kind: "start",
+      pidFile: path.join(".clusterform-data", "clusterform-local.pid"),
       options: { port: 9020, host: "127.0.0.1", dataDir: "./.clusterform-data", timeScale: 1, auditRetention: DEFAULT_AUDIT_RETENTION, platformOptions: {}, kubernetes: false, console: true },
     });
   });
 
   it("reads every flag", () => {
-    const argv = ["--port", "0", "--host", "0.0.0.0", "--data", "/tmp/x", "--time-scale", "0.5", "--audit-retention", "5000", "--cmassh-versions", "1.31.6, 1.32.3", "--kubernetes"];
+    const argv = ["--port", "0", "--host", "0.0.0.0", "--data", "/tmp/x", "--time-scale", "0.5", "--audit-retention", "5000", "--cmassh-versions", "1.31.6, 1.32.3", "--kubernetes", "--pid-file", "/run/cf.pid"];
     expect(parseCliArgs(argv)).toEqual({
       kind: "start",
+      pidFile: "/run/cf.pid",
       options: {
         port: 0,
         host: "0.0.0.0",
@@ -49,6 +52,24 @@ describe("parseCliArgs", () => {
 
   it("recognises --help", () => {
     expect(parseCliArgs(["--help"])).toEqual({ kind: "help" });
+    expect(parseCliArgs(["stop", "--help"])).toEqual({ kind: "help" });
+  });
+
+  it("writes the pid file into the data folder unless --pid-file says otherwise", () => {
+    expect(parseCliArgs(["--data", "/tmp/x"])).toMatchObject({ kind: "start", pidFile: path.join("/tmp/x", "clusterform-local.pid") });
+  });
+
+  it.each<[string[], string]>([
+    [["stop"], path.join(".clusterform-data", "clusterform-local.pid")],
+    [["stop", "--data", "/tmp/x"], path.join("/tmp/x", "clusterform-local.pid")],
+    [["stop", "--pid-file", "/run/cf.pid"], "/run/cf.pid"],
+  ])("%j stops the plane that %s names", (argv, pidFile) => {
+    expect(parseCliArgs(argv)).toEqual({ kind: "stop", pidFile });
+  });
+
+  it("documents stop in the usage text", () => {
+    expect(USAGE).toContain("clusterform-local stop [--pid-file <path> | --data <dir>]");
+    expect(USAGE).toMatch(/--pid-file <path> +file holding the plane's process id, written once listening, removed on a clean exit \(default <data>\/clusterform-local\.pid\)/);
   });
 
   it.each([
@@ -74,6 +95,10 @@ describe("parseCliArgs", () => {
     [["--chaos-seed=-1"], 'invalid value "-1" for --chaos-seed'],
     [["--chaos-seed", "4294967296"], 'invalid value "4294967296" for --chaos-seed: expected an integer from 0 to 4294967295'],
     [["--seed", ""], 'invalid value "" for --seed'],
+    [["stop", "--port", "9020"], "stop: Unknown option '--port'"],
+    [["stop", "--pid-file", "a.pid", "--data", "d"], "stop: give --pid-file or --data, not both"],
+    [["stop", "--pid-file", ""], 'invalid value "" for --pid-file'],
+    [["--pid-file", ""], 'invalid value "" for --pid-file'],
   ])("rejects %j", (argv, message) => {
     expect(() => parseCliArgs(argv)).toThrow(UsageError);
     expect(() => parseCliArgs(argv)).toThrow(message);

@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
 import type { PlatformFlag, PlatformModule } from "./platform";
 import { DEFAULT_AUDIT_RETENTION } from "./audit";
+import { defaultPidFile, PID_FILE_NAME } from "./pid-file";
 import { PLATFORMS } from "./platforms";
 import type { LocalControlPlaneOptions } from "./server";
 
@@ -8,6 +9,7 @@ const COMMON_FLAGS: readonly [string, string][] = [
   ["--port <n>", "TCP port, 0 picks a free one (default 9020)"],
   ["--host <h>", "interface to bind (default 127.0.0.1)"],
   ["--data <dir>", "state directory (default ./.clusterform-data)"],
+  ["--pid-file <path>", `file holding the plane's process id, written once listening, removed on a clean exit (default <data>/${PID_FILE_NAME})`],
   ["--time-scale <x>", "multiply every simulated duration by x >= 0 (default 1)"],
   ["--audit-retention <entries>", `keep the newest n audit entries, deleting older ones in batches (default ${DEFAULT_AUDIT_RETENTION})`],
   ["--kubernetes", "a real kube-apiserver behind every cma-ssh cluster and vcluster (needs the set-up's binaries; default off)"],
@@ -29,8 +31,19 @@ function usage(platforms: readonly PlatformModule[]): string {
     ["--help", "show this help"],
   ];
   const width = Math.max(...[...lines, ...STATE_COMMANDS].map(([flag]) => flag.length)) + 2;
-  const table = (rows: readonly [string, string][]) => rows.map(([flag, help]) => `  ${flag.padEnd(width)}${help}`).join("\n");
-  return `Usage: clusterform-local [options]\n       clusterform-local save|load|reset ...\n\nOptions:\n${table(lines)}\n\nCommands to a running plane:\n${table(STATE_COMMANDS)}`;
+  const table = (rows: readonly [string, string][]) => rows.map(([flag, help]) => `  ${flag.padEnd(width)}${help}`);
+  return [
+    "Usage: clusterform-local [options]          start the plane",
+    "       clusterform-local stop [--pid-file <path> | --data <dir>]",
+    "                                            stop the plane that pid file names (SIGTERM), waiting until it has exited",
+    "       clusterform-local save|load|reset ...",
+    "",
+    "Options:",
+    ...table(lines),
+    "",
+    "Commands to a running plane:",
+    ...table(STATE_COMMANDS),
+  ].join("\n");
 }
 
 /** Usage text printed with `--help` and after a flag error. */
@@ -42,9 +55,20 @@ export class UsageError extends Error {}
 /** What the command line asks for. */
 export type CliCommand =
   | { kind: "help" }
-  | { kind: "start"; options: LocalControlPlaneOptions }
+  | {
+      kind: "start";
+      options: LocalControlPlaneOptions;
+      /** Where the plane writes its process id once listening. */
+      pidFile: string;
+    }
+  | {
+      kind: "stop";
+      /** The pid file naming the plane to stop. */
+      pidFile: string;
+    }
   | { kind: "save" | "load"; url: string; file: string }
   | { kind: "reset"; url: string };
+
 
 /** The plane the state commands talk to unless `--url` says otherwise. */
 export const DEFAULT_PLANE_URL = "http://127.0.0.1:9020";
@@ -116,9 +140,30 @@ function nonEmpty(flags: Flags, name: string, fallback: string): string {
   return value;
 }
 
+/** `stop [--pid-file <path> | --data <dir>]`: the pid file to read. */
+function parseStop(argv: readonly string[]): CliCommand {
+  let flags: Flags;
+  try {
+    flags = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: { "pid-file": { type: "string" }, data: { type: "string" }, help: { type: "boolean" } },
+    }).values;
+  } catch (error) {
+    throw new UsageError(`stop: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (flags.help) return { kind: "help" };
+  if (flags["pid-file"] !== undefined && flags.data !== undefined) {
+    throw new UsageError("stop: give --pid-file or --data, not both (--data means <data>/" + PID_FILE_NAME + ")");
+  }
+  return { kind: "stop", pidFile: nonEmpty(flags, "pid-file", defaultPidFile(nonEmpty(flags, "data", "./.clusterform-data"))) };
+}
+
 /** Parses the command line (without `node` and the script path). */
 export function parseCliArgs(argv: readonly string[]): CliCommand {
   const [first, ...rest] = argv;
+  if (first === "stop") return parseStop(rest);
   if (first === "save" || first === "load" || first === "reset") return parseStateCommand(first, rest);
   let flags: Flags;
   try {
@@ -130,6 +175,7 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         port: { type: "string" },
         host: { type: "string" },
         data: { type: "string" },
+        "pid-file": { type: "string" },
         "time-scale": { type: "string" },
         "audit-retention": { type: "string" },
         kubernetes: { type: "boolean" },
@@ -144,12 +190,14 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
   if (flags.help) return { kind: "help" };
+  const dataDir = nonEmpty(flags, "data", "./.clusterform-data");
   return {
     kind: "start",
+    pidFile: nonEmpty(flags, "pid-file", defaultPidFile(dataDir)),
     options: {
       port: numberFlag(flags, "port") ?? 9020,
       host: nonEmpty(flags, "host", "127.0.0.1"),
-      dataDir: nonEmpty(flags, "data", "./.clusterform-data"),
+      dataDir,
       timeScale: numberFlag(flags, "time-scale") ?? 1,
       auditRetention: numberFlag(flags, "audit-retention") ?? DEFAULT_AUDIT_RETENTION,
       platformOptions: platformOptions(flags),

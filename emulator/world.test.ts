@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { ClusterStatus } from "../proto/gen/cmassh/api_pb";
-import { senlinSession } from "./senlin/test-session";
+import { senlinSession } from "./senlin/testing";
 import type { SavedState } from "./state-file";
 import { removeDataDirs, startTestPlane, type TestPlane } from "./testing";
 

@@ -1,3 +1,3 @@
 "use strict";
-// The policy pack's program: the compiled pack of the installed package (provider/policy/pack.ts).
-require("../dist/provider/policy/pack.js").servePack();
+// The policy pack's program: the compiled pack of the installed package (provider/cli/policy/pack.ts).
+require("../dist/provider/cli/policy/pack.js").servePack();

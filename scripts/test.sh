@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The test command: set-up (Node, dependencies, build, Pulumi CLI), then typecheck, lint, unit tests
+# The test command: set-up (Node, dependencies, build, Pulumi CLI), then typecheck, lint, the layer check, unit tests
 # and end-to-end tests through the real Pulumi engine. Ends with one "N passed, N failed" line.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -11,6 +11,8 @@ echo "[test] typecheck"
 npx tsc -p tsconfig.json --noEmit
 echo "[test] lint"
 npx biome lint --error-on-warnings .
+echo "[test] layers (docs/design.md)"
+npm run --silent lint:layers
 echo "[test] unit and end-to-end tests"
 status=0
 rm -f .work/vitest-results.json

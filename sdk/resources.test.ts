@@ -79,8 +79,8 @@ describe("the native classes (clusterform/native)", () => {
     const classes = Object.entries(native)
       .filter(([name]) => name !== "Provider")
       .flatMap(([module, exports]) => Object.keys(exports as object).map((name) => `${module}:${name}`));
-    const { KINDS } = await import("../provider/resources/kinds");
-    expect(classes.sort()).toEqual(KINDS.map((k) => k.type).sort());
+    const { KIND_TYPES } = await import("../provider/kinds");
+    expect(classes.sort()).toEqual([...KIND_TYPES].sort());
   });
 
   it("keeps an explicit provider's credentials secret", async () => {
@@ -89,5 +89,13 @@ describe("the native classes (clusterform/native)", () => {
     const registration = await registrationOf(provider as unknown as pulumi.CustomResource);
     expect(registration.type).toBe("pulumi:providers:clusterform");
     expect(pulumi.isSecret(registration.inputs.senlinPassword) || JSON.stringify(registration.inputs).includes("4dabf18193072939515e22adb298388d")).toBe(true);
+  });
+});
+
+describe("the provider's own inputs of a dynamic resource", () => {
+  it("are each explained in docs/lifecycle.md, where users look when `pulumi preview --diff` shows them", async () => {
+    const { HIDDEN_INPUTS } = await import("./internal/resource");
+    const doc = (await import("node:fs")).readFileSync(`${__dirname}/../docs/lifecycle.md`, "utf8");
+    for (const field of HIDDEN_INPUTS.filter((f) => f !== "__provider")) expect(doc, field).toMatch(new RegExp(`^\\| \`${field}\` \\| `, "m"));
   });
 });

@@ -1,7 +1,7 @@
 import { toJsonString } from "@bufbuild/protobuf";
 import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { pelotonClients, jobSpec, poolSpec } from "../../emulator/peloton/test-support";
+import { pelotonClients, jobSpec, poolSpec } from "../../emulator/peloton/testing";
 import { Cluster, GetClusterReplySchema } from "../../proto/gen/cmassh/api_pb";
 import { VClusterService } from "../../proto/gen/vcluster/api/v1/vcluster_api_pb";
 import { fetchExpecting } from "./load";

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { parseCliArgs } from "../cli-args";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../testing";
-import { basicAuth } from "./test-support";
+import { basicAuth } from "./testing";
 
 afterAll(removeDataDirs);
 

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../testing";
-import { basicAuth, type CycleCloudCaller, cycleCloud } from "./test-support";
+import { basicAuth, type CycleCloudCaller, cycleCloud } from "./testing";
 
 afterAll(removeDataDirs);
 

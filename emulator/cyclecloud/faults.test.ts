@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { startTestPlane, type TestPlane } from "../testing";
 import { FAILED_TO_START_MESSAGE } from "./add-nodes";
 import { PREEMPTED_MESSAGE } from "./settle";
-import { type CycleCloudCaller, cycleCloud, onAFreshPlaneEachTest } from "./test-support";
+import { type CycleCloudCaller, cycleCloud, onAFreshPlaneEachTest } from "./testing";
 
 let t: TestPlane;
 let cc: CycleCloudCaller;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TestPlane } from "../testing";
-import { basicAuth, type CycleCloudCaller, onAFreshPlaneEachTest } from "./test-support";
+import { basicAuth, type CycleCloudCaller, onAFreshPlaneEachTest } from "./testing";
 
 let t: TestPlane;
 let cc: CycleCloudCaller;

@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { makeDataDir, removeDataDirs, startTestPlane, type TestPlane } from "../testing";
-import { type CycleCloudCaller, cycleCloud } from "./test-support";
+import { type CycleCloudCaller, cycleCloud } from "./testing";
 
 afterAll(removeDataDirs);
 

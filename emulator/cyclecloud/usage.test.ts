@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TestPlane } from "../testing";
-import { type CycleCloudCaller, onAFreshPlaneEachTest } from "./test-support";
+import { type CycleCloudCaller, onAFreshPlaneEachTest } from "./testing";
 
 let t: TestPlane;
 let cc: CycleCloudCaller;

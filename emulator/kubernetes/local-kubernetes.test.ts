@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { ClusterStatus } from "../../proto/gen/cmassh/api_pb";
 import { Phase } from "../../proto/gen/vcluster/api/v1/vcluster_api_pb";
 import { makeDataDir, removeDataDirs } from "../testing";
-import { startVclusterPlane, type VclusterTestPlane } from "../vcluster/test-support";
+import { startVclusterPlane, type VclusterTestPlane } from "../vcluster/testing";
 import type { ApiServerView } from "./host";
 import { KUBE_VERSION } from "./binaries";
 

@@ -2,7 +2,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { JobState } from "../../proto/gen/peloton/api/v1alpha/job/stateless/stateless_pb";
 import { createFakeClock } from "../clock";
 import { makeDataDir, removeDataDirs, startTestPlane, type TestPlane } from "../testing";
-import { jobSpec, outcomeOf, type PelotonTestClients, pelotonClients, poolSpec } from "./test-support";
+import { jobSpec, outcomeOf, type PelotonTestClients, pelotonClients, poolSpec } from "./testing";
 
 afterAll(removeDataDirs);
 

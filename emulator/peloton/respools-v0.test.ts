@@ -3,7 +3,7 @@ import { createGrpcTransport } from "@connectrpc/connect-node";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { ResourceManager } from "../../proto/gen/peloton/api/v0/respool/respool_pb";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../testing";
-import { jobSpec, pelotonClients, poolSpec, YARPC_HEADERS } from "./test-support";
+import { jobSpec, pelotonClients, poolSpec, YARPC_HEADERS } from "./testing";
 
 afterAll(removeDataDirs);
 

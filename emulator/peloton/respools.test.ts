@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../testing";
-import { jobSpec, outcomeOf, type PelotonTestClients, pelotonClients, poolSpec } from "./test-support";
+import { jobSpec, outcomeOf, type PelotonTestClients, pelotonClients, poolSpec } from "./testing";
 
 afterAll(removeDataDirs);
 

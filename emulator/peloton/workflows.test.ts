@@ -3,7 +3,7 @@ import { WorkflowState, WorkflowType } from "../../proto/gen/peloton/api/v1alpha
 import { createFakeClock } from "../clock";
 import { makeDataDir, removeDataDirs, startTestPlane, type TestPlane } from "../testing";
 import type { TimelineEntry } from "./admin-view";
-import { jobSpec, outcomeOf, type PelotonTestClients, pelotonClients, poolSpec } from "./test-support";
+import { jobSpec, outcomeOf, type PelotonTestClients, pelotonClients, poolSpec } from "./testing";
 
 afterAll(removeDataDirs);
 

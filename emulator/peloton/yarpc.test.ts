@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { removeDataDirs, startTestPlane } from "../testing";
-import { outcomeOf, pelotonClients, YARPC_HEADERS } from "./test-support";
+import { outcomeOf, pelotonClients, YARPC_HEADERS } from "./testing";
 import { assertYarpcCall, readYarpcMetadata } from "./yarpc";
 
 afterAll(removeDataDirs);

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../testing";
-import { type SenlinResponse, type SenlinSession, senlinSession } from "./test-session";
+import { type SenlinResponse, type SenlinSession, senlinSession } from "./testing";
 
 afterAll(removeDataDirs);
 

@@ -2,7 +2,7 @@ import * as path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../testing";
-import { type SenlinSession, senlinSession } from "./test-session";
+import { type SenlinSession, senlinSession } from "./testing";
 
 afterAll(removeDataDirs);
 

@@ -2,7 +2,7 @@ import * as path from "node:path";
 import { DatabaseSync, StatementSync } from "node:sqlite";
 import { afterAll, describe, expect, it } from "vitest";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../testing";
-import { type SenlinSession, senlinSession } from "./test-session";
+import { type SenlinSession, senlinSession } from "./testing";
 
 /**
  * Actions (and the events they write) pile up for ever, so no call that is not a listing may read

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../testing";
 import { batchSize } from "./rolling-update";
-import { type SenlinSession, senlinSession } from "./test-session";
+import { type SenlinSession, senlinSession } from "./testing";
 
 afterAll(removeDataDirs);
 

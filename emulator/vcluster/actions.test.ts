@@ -2,7 +2,7 @@ import { Code } from "@connectrpc/connect";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { Phase, SnapshotStatus } from "../../proto/gen/vcluster/api/v1/vcluster_api_pb";
 import { removeDataDirs } from "../testing";
-import { codeOf, errorOf, startVclusterPlane, type VclusterTestPlane } from "./test-support";
+import { codeOf, errorOf, startVclusterPlane, type VclusterTestPlane } from "./testing";
 
 afterAll(removeDataDirs);
 

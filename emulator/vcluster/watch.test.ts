@@ -2,7 +2,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { Phase, type WatchVClusterResponse, WatchEventType } from "../../proto/gen/vcluster/api/v1/vcluster_api_pb";
 import { removeDataDirs } from "../testing";
-import { startVclusterPlane, type VclusterTestPlane } from "./test-support";
+import { startVclusterPlane, type VclusterTestPlane } from "./testing";
 import { RESOURCE_VERSION_ANNOTATION } from "./view";
 
 afterAll(removeDataDirs);

@@ -121,3 +121,26 @@ export class Deadline {
     if (this.expired()) throw this.exceeded(what, detail);
   }
 }
+
+type Operation = "create" | "update" | "delete";
+
+/**
+ * The inputs an operation runs with, its time limit combined from two sources: the resource's
+ * `timeouts` input and the engine's own limit for the operation (Pulumi's `customTimeouts`). When
+ * both are set the smaller wins; when only the engine's is set it replaces the kind's default; when
+ * neither is set the kind's default applies. The stored `timeouts` stay the user's.
+ */
+export function effectiveTimeouts(props: Record<string, unknown>, operation: Operation, engineSeconds: number | undefined): Record<string, unknown> {
+  if (!(engineSeconds !== undefined && engineSeconds > 0)) return props;
+  const engineMs = Math.round(engineSeconds * 1000);
+  const own = (props.timeouts ?? {}) as Partial<Record<Operation, string>>;
+  const ownValue = own[operation];
+  let ownMs: number | undefined;
+  try {
+    ownMs = typeof ownValue === "string" ? parseDuration(ownValue) : undefined;
+  } catch {
+    ownMs = undefined;
+  }
+  const ms = ownMs === undefined ? engineMs : Math.min(ownMs, engineMs);
+  return { ...props, timeouts: { ...own, [operation]: formatDuration(ms) } };
+}

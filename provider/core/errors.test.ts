@@ -1,6 +1,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
-import { ClusterformError, type ErrorCode, isTransient, isLostAnswer, redact, withAddress } from "./errors";
+import { isLostAnswer, isTransient } from "./call-policy";
+import { ClusterformError, type ErrorCode, redact, withAddress } from "./errors";
 
 const OP = 'ScaleNodePool pool "gpu" of cluster "prod"';
 

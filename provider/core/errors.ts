@@ -1,5 +1,6 @@
 import type * as Connect from "@connectrpc/connect";
 
+
 /** The normalized error codes every platform error is translated into. */
 export type ErrorCode =
   | "NotFound"
@@ -280,27 +281,6 @@ export function redact(text: string, secrets: readonly string[]): string {
   return out;
 }
 
-/**
- * Which codes are worth retrying. DeadlineExceeded is transient only when one call timed out, not
- * when the provider's own operation deadline ran out.
- */
-const TRANSIENT: Readonly<Record<ErrorCode, (e: ClusterformError) => boolean>> = {
-  // A TLS failure is configuration; an unreachable platform was retried until the bound already.
-  Unavailable: (e) => e.platformCode !== "TLS_FAILURE" && e.platformCode !== UNREACHABLE,
-  ResourceExhausted: () => true,
-  DeadlineExceeded: (e) => !e.ownDeadline,
-  NotFound: () => false,
-  AlreadyExists: () => false,
-  InvalidArgument: () => false,
-  FailedPrecondition: () => false,
-  Conflict: () => false,
-  Unauthenticated: () => false,
-  PermissionDenied: () => false,
-  Internal: () => false,
-  Unknown: () => false,
-  Canceled: () => false,
-};
-
 /** Names the address in the message of an error that never reached the platform. */
 export function withAddress(err: ClusterformError, endpoint: string): ClusterformError {
   if (!err.unreachable || err.platformMessage.startsWith("cannot reach ")) return err;
@@ -312,24 +292,4 @@ export function withAddress(err: ClusterformError, endpoint: string): Clusterfor
     cause: err.cause,
     unreachable: true,
   });
-}
-
-/** The platform code of the error that ends retrying an unreachable platform. */
-export const UNREACHABLE = "UNREACHABLE";
-
-/** True when retrying the same call later may succeed. */
-export function isTransient(err: unknown): boolean {
-  const e = ClusterformError.from(err, "");
-  return TRANSIENT[e.code](e);
-}
-
-/**
- * True when a failed call may have been carried out with its answer lost: the platform was
- * reached, then the call failed UNAVAILABLE (a reset connection, an overloaded server) or ran past
- * its call timeout. Such a call is worth sending again once the caller has checked whether it
- * landed. A platform never reached did nothing, and a refusal such as RESOURCE_EXHAUSTED is an answer.
- */
-export function isLostAnswer(err: unknown): boolean {
-  const e = ClusterformError.from(err, "");
-  return isTransient(e) && !e.unreachable && (e.code === "Unavailable" || e.code === "DeadlineExceeded");
 }

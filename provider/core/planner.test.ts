@@ -52,6 +52,14 @@ describe("planDiff", () => {
     expect(planDiff(table, { name: "a", count: undefined }, { name: "a" }).changes).toBe(false);
   });
 
+  it("keeps what the object has for a field the platform defaults when the program leaves it out, and plans a change once it gives one", () => {
+    const table: PolicyTable = { distro: { kind: "replace", absentKeeps: true }, version: { kind: "update", operation: "Upgrade", absentKeeps: true }, size: { kind: "update", operation: "Resize" } };
+    const imported = { distro: "k3s", version: "1.28.0", size: 1 };
+    expect(planDiff(table, imported, { size: 1 })).toEqual({ changes: false, replaces: [], updates: [], stables: ["distro", "version", "size"] });
+    expect(planDiff(table, imported, { distro: "k0s", version: "1.29.0", size: 1 })).toMatchObject({ replaces: ["distro"], updates: [{ field: "version", operation: "Upgrade" }] });
+    expect(planDiff(table, imported, {})).toMatchObject({ updates: [{ field: "size", operation: "Resize" }] });
+  });
+
   it("throws on a field without a policy", () => {
     expect(() => planDiff(table, olds, { ...news, zone: "b", size: 1 })).toThrow('planDiff: no field policy for "zone", "size"');
   });

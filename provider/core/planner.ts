@@ -3,9 +3,9 @@ import { isUnknown } from "./unknown";
 /** How a change to one input field is carried out. */
 export type FieldPolicy =
   /** The platform cannot change it: delete and create anew. */
-  | { kind: "replace" }
+  | { kind: "replace"; absentKeeps?: boolean }
   /** Changed in place by the named operation, e.g. `ScaleNodePool`. */
-  | { kind: "update"; operation: string }
+  | { kind: "update"; operation: string; absentKeeps?: boolean }
   /** Never causes a change, e.g. `timeouts` or `__provider`. */
   | { kind: "ignore" };
 
@@ -13,7 +13,7 @@ export type FieldPolicy =
 export type PolicyTable = Readonly<Record<string, FieldPolicy>>;
 
 /**
- * Fields the engine, the SDK or the kit adds to every resource's inputs; spread into each table.
+ * Fields the engine, the SDK or the core adds to every resource's inputs; spread into each table.
  * `deleteBeforeReplace` mirrors the resource option, which decides how a replacement runs;
  * `resourceUrn` lets operations report progress on the resource's row; `owner` (the ownership
  * marker) and `resourceName` (the base of derived names) never change for one resource.
@@ -83,8 +83,10 @@ export function planDiff(
   const plan: DiffPlan = { changes: false, replaces: [], updates: [], stables: [] };
   for (const [field, policy] of Object.entries(table)) {
     if (policy.kind === "ignore") continue;
-    // An unknown value may turn out equal, but preview must show the possible change.
-    const changed = isUnknown(news[field]) || !deepEqual(olds[field], news[field]);
+    // An unknown value may turn out equal, but preview must show the possible change. A field the
+    // platform defaults (`absentKeeps`) left out keeps whatever the object has.
+    const kept = policy.absentKeeps === true && news[field] === undefined;
+    const changed = !kept && (isUnknown(news[field]) || !deepEqual(olds[field], news[field]));
     if (!changed) plan.stables.push(field);
     else if (policy.kind === "replace") plan.replaces.push(field);
     else plan.updates.push({ field, operation: policy.operation });

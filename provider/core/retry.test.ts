@@ -1,7 +1,8 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { describe, expect, it } from "vitest";
 import { Deadline } from "./deadline";
-import { ClusterformError, isTransient } from "./errors";
+import { isTransient } from "./call-policy";
+import { ClusterformError } from "./errors";
 import { fakeTime } from "./testing";
 import { backoffDelayMs, retryTransient } from "./retry";
 

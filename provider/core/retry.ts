@@ -1,5 +1,6 @@
+import { type Backoff, CALL_POLICY, type CallPolicy, classify, UNREACHABLE } from "./call-policy";
 import { type Deadline, formatDuration } from "./deadline";
-import { ClusterformError, isTransient, UNREACHABLE } from "./errors";
+import { ClusterformError } from "./errors";
 
 /** Waits `ms` milliseconds. Injected so tests run on a fake clock. */
 export type Sleep = (ms: number) => Promise<void>;
@@ -41,9 +42,6 @@ export const realSleep: Sleep = (ms) =>
     signal.addEventListener("abort", onAbort, { once: true });
   });
 
-/** Backoff constants: start at 100 ms, double, never wait more than 5 s between attempts. */
-export const BACKOFF = { initialMs: 100, factor: 2, maxMs: 5_000 } as const;
-
 /** Options of {@link retryTransient}. */
 export interface RetryOptions {
   /** No attempt starts and no wait ends after this deadline. */
@@ -60,6 +58,8 @@ export interface RetryOptions {
    * retried until the deadline. @default {@link DEFAULT_UNREACHABLE_MS}
    */
   unreachableMs?: number;
+  /** @default {@link CALL_POLICY} */
+  policy?: CallPolicy;
 }
 
 /** How long an unreachable platform is retried by default. */
@@ -102,16 +102,52 @@ function unreachableError(failure: ClusterformError, operation: string, elapsedM
 /**
  * The wait before retry number `attempt` (0 for the first retry): exponential with "equal jitter",
  * so it lies in [base/2, base) and concurrent clients spread out while never retrying instantly.
+ * @param backoff - @default the backoff of {@link CALL_POLICY}
  */
-export function backoffDelayMs(attempt: number, random: () => number = Math.random): number {
-  const base = Math.min(BACKOFF.maxMs, BACKOFF.initialMs * BACKOFF.factor ** attempt);
+export function backoffDelayMs(attempt: number, random: () => number = Math.random, backoff: Backoff = CALL_POLICY.backoff): number {
+  const base = Math.min(backoff.maxMs, backoff.initialMs * backoff.factor ** attempt);
   return Math.round(base / 2 + (random() * base) / 2);
 }
 
+/** What deciding on the next attempt needs: one per retry loop. */
+export interface RetryPlan {
+  deadline: Deadline;
+  /** What is being done, for the errors that end the retries. */
+  operation: string;
+  policy: CallPolicy;
+  random: () => number;
+  streak: ReturnType<typeof unreachableStreak>;
+}
+
+/** The {@link RetryPlan} of a loop with these options. */
+export function retryPlan(options: RetryOptions): RetryPlan {
+  const { deadline, operation } = options;
+  const streak = unreachableStreak(options.unreachableMs ?? DEFAULT_UNREACHABLE_MS, () => deadline.now());
+  return { deadline, operation, policy: options.policy ?? CALL_POLICY, random: options.random ?? Math.random, streak };
+}
+
 /**
- * Runs `fn`, retrying it while it fails with a transient error and the deadline allows another
- * attempt after the backoff. Non-transient errors surface at once, translated; a platform never
- * reached for `unreachableMs` in a row ends the retries early (UNREACHABLE).
+ * After attempt `attempt` (0 first) failed with `failure`, a failure worth retrying: the pause
+ * before the next attempt, or `stop`, the error that ends the retries because the policy's
+ * attempts are used up (the failure itself) or the deadline leaves no room for the pause
+ * (DeadlineExceeded, the failure as its cause).
+ * @throws ClusterformError UNREACHABLE once the platform was never reached for the streak's limit.
+ */
+export function pauseAfter(failure: ClusterformError, attempt: number, plan: RetryPlan): { delayMs: number } | { stop: ClusterformError } {
+  const { deadline, operation, policy } = plan;
+  plan.streak.observe(failure, operation);
+  if (policy.attempts !== undefined && attempt + 1 >= policy.attempts) return { stop: failure };
+  const delayMs = backoffDelayMs(attempt, plan.random, policy.backoff);
+  if (delayMs < deadline.remainingMs()) return { delayMs };
+  const detail = `still failing after ${attempt + 1} attempt(s): ${failure.platformCode}: ${failure.platformMessage}`;
+  return { stop: deadline.exceeded(operation, detail, failure) };
+}
+
+/**
+ * Runs `fn`, retrying it while it fails with an error the call policy retries (a lost answer or a
+ * transient failure: the call must be idempotent) and the deadline allows another attempt after
+ * the backoff. Other errors surface at once, translated; a platform never reached for
+ * `unreachableMs` in a row ends the retries early (UNREACHABLE).
  * @param fn - receives the attempt number, 0 for the first call.
  * @throws ClusterformError: the translated error, or DeadlineExceeded carrying the last transient
  *   error as its cause when the deadline leaves no room for another attempt.
@@ -119,8 +155,7 @@ export function backoffDelayMs(attempt: number, random: () => number = Math.rand
 export async function retryTransient<T>(fn: (attempt: number) => Promise<T>, options: RetryOptions): Promise<T> {
   const { deadline, operation } = options;
   const sleep = options.sleep ?? realSleep;
-  const random = options.random ?? Math.random;
-  const streak = unreachableStreak(options.unreachableMs ?? DEFAULT_UNREACHABLE_MS, () => deadline.now());
+  const plan = retryPlan(options);
   for (let attempt = 0; ; attempt++) {
     if (deadline.expired()) throw deadline.exceeded(operation, `${attempt} attempt(s) made`);
     let failure: ClusterformError;
@@ -129,12 +164,10 @@ export async function retryTransient<T>(fn: (attempt: number) => Promise<T>, opt
     } catch (err) {
       failure = ClusterformError.from(err, operation);
     }
-    if (!isTransient(failure)) throw failure;
-    streak.observe(failure, operation);
-    const delayMs = backoffDelayMs(attempt, random);
-    if (delayMs >= deadline.remainingMs()) {
-      throw deadline.exceeded(operation, `still failing after ${attempt + 1} attempt(s): ${failure.platformCode}: ${failure.platformMessage}`, failure);
-    }
-    await sleep(delayMs);
+    const outcome = classify(failure, {}, plan.policy);
+    if (outcome !== "lost" && outcome !== "transient") throw failure;
+    const next = pauseAfter(failure, attempt, plan);
+    if ("stop" in next) throw next.stop;
+    await sleep(next.delayMs);
   }
 }

@@ -2,7 +2,7 @@ type Props = Record<string, unknown>;
 
 /**
  * The state key of an imported object listing the inputs its platform could not report (see
- * resources/import-kit.ts). Present only in the state an import wrote; the first update's state drops it.
+ * core/import.ts). Present only in the state an import wrote; the first update's state drops it.
  */
 export const IMPORT_UNREPORTED = "importUnreported";
 

@@ -39,7 +39,7 @@ describe("waitFor", () => {
     expect(time.sleeps).toEqual([200, 200, 200, 200, 200]);
   });
 
-  it("reports progress after every poll, and that the wait is over", async () => {
+  it("reports the first poll and that the wait is over, not every unchanged poll between", async () => {
     const time = fakeTime();
     const told: string[] = [];
     await waitFor({
@@ -51,12 +51,119 @@ describe("waitFor", () => {
       sleep: time.sleep,
       progress: (message) => told.push(message),
     });
+    expect(time.sleeps).toEqual([200, 200, 200]);
+    expect(told).toEqual(['waiting for cluster "prod" to be RUNNING: status PROVISIONING (0ms, timeout 30m)', 'waited 600ms for cluster "prod" to be RUNNING']);
+  });
+
+  it("tells an unchanged state again after 5 s, 10 s, 20 s, 40 s, then every 60 s, over a five-minute wait of 73 polls", async () => {
+    const time = fakeTime();
+    const told: string[] = [];
+    const { polls } = await waitFor({
+      poll: operation(time, 300_000),
+      isDone: (s) => s === "RUNNING",
+      deadline: new Deadline(30 * 60_000, time.now),
+      what: 'cluster "prod" to be RUNNING',
+      describe: (s) => `status ${s}`,
+      sleep: time.sleep,
+      progress: (message) => told.push(message),
+    });
+    expect(polls).toBe(73);
+    // Polls at 0, 5.188 s, 16.286 s, 38.404 s, 82.323 s, 149.572 s, 209.572 s and 269.572 s are
+    // the first at or after each due time (the pause between polls grows to 10 s).
+    const waiting = (at: string) => `waiting for cluster "prod" to be RUNNING: status PROVISIONING (${at}, timeout 30m)`;
     expect(told).toEqual([
-      'waiting for cluster "prod" to be RUNNING: status PROVISIONING (0ms, timeout 30m)',
-      'waiting for cluster "prod" to be RUNNING: status PROVISIONING (200ms, timeout 30m)',
-      'waiting for cluster "prod" to be RUNNING: status PROVISIONING (400ms, timeout 30m)',
-      'waited 600ms for cluster "prod" to be RUNNING',
+      waiting("0ms"),
+      waiting("5s"),
+      waiting("16s"),
+      waiting("38s"),
+      waiting("1m22s"),
+      waiting("2m30s"),
+      waiting("3m30s"),
+      waiting("4m30s"),
+      'waited 5m10s for cluster "prod" to be RUNNING',
     ]);
+  });
+
+  it("tells a changed state at once and starts the slowing pace again from 5 s", async () => {
+    const time = fakeTime();
+    const told: string[] = [];
+    await waitFor({
+      poll: async () => (time.nowMs < 30_000 ? "PROVISIONING" : time.nowMs < 200_000 ? "CONFIGURING" : "RUNNING"),
+      isDone: (s) => s === "RUNNING",
+      deadline: new Deadline(30 * 60_000, time.now),
+      what: 'cluster "prod" to be RUNNING',
+      describe: (s) => `status ${s}`,
+      sleep: time.sleep,
+      progress: (message) => told.push(message),
+    });
+    const waiting = (status: string, at: string) => `waiting for cluster "prod" to be RUNNING: status ${status} (${at}, timeout 30m)`;
+    expect(told).toEqual([
+      waiting("PROVISIONING", "0ms"),
+      waiting("PROVISIONING", "5s"),
+      waiting("PROVISIONING", "16s"),
+      // The first poll after 30 s (31.739 s) sees CONFIGURING: told, and 5 s is the next pause.
+      waiting("CONFIGURING", "32s"),
+      waiting("CONFIGURING", "38s"),
+      waiting("CONFIGURING", "51s"),
+      waiting("CONFIGURING", "1m15s"),
+      waiting("CONFIGURING", "2m"),
+      waiting("CONFIGURING", "3m"),
+      'waited 3m30s for cluster "prod" to be RUNNING',
+    ]);
+  });
+
+  it("names whose operation waits in every message and error", async () => {
+    const time = fakeTime();
+    const told: string[] = [];
+    const error = await waitFor({
+      poll: async () => "RECONCILING",
+      isDone: (s) => s === "RUNNING",
+      deadline: new Deadline(300, time.now),
+      what: 'cluster "prod-abc" to be RUNNING',
+      by: 'pool "general": ScaleNodePool to 5',
+      describe: (s) => `status ${s}`,
+      sleep: time.sleep,
+      progress: (message) => told.push(message),
+    }).then(
+      () => new Error("the wait ended without a timeout"),
+      (e: unknown) => e as Error,
+    );
+    expect(told).toEqual(['pool "general": ScaleNodePool to 5: waiting for cluster "prod-abc" to be RUNNING: status RECONCILING (0ms, timeout 300ms)']);
+    expect(error.message).toBe(
+      'pool "general": ScaleNodePool to 5: waiting for cluster "prod-abc" to be RUNNING: TIMEOUT: not done after 300ms (timeout 300ms); last observed: status RECONCILING',
+    );
+  });
+
+  it("returns only once the message that the wait is over has been delivered", async () => {
+    const time = fakeTime();
+    let release = () => {};
+    let lastSent = () => {};
+    const sentLast = new Promise<void>((resolve) => {
+      lastSent = resolve;
+    });
+    let returned = false;
+    const waiting = waitFor({
+      poll: operation(time, 200),
+      isDone: (s) => s === "RUNNING",
+      deadline: new Deadline(60_000, time.now),
+      what: 'cluster "prod" to be RUNNING',
+      sleep: time.sleep,
+      progress: (message) => {
+        if (!message.startsWith("waited ")) return undefined;
+        lastSent();
+        return new Promise<void>((resolve) => {
+          release = resolve;
+        });
+      },
+    }).then(() => {
+      returned = true;
+    });
+    await sentLast;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(returned).toBe(false);
+    release();
+    await waiting;
+    expect(returned).toBe(true);
   });
 
   it("gives up when polls never reach the platform for unreachableMs, though the deadline is far", async () => {

@@ -1,5 +1,6 @@
 import { type Clock, type Deadline, formatDuration } from "./deadline";
-import { ClusterformError, isTransient } from "./errors";
+import { isTransient } from "./call-policy";
+import { ClusterformError } from "./errors";
 import { DEFAULT_UNREACHABLE_MS, realSleep, type Sleep, unreachableStreak } from "./retry";
 
 /** Poll interval bounds. */
@@ -12,6 +13,32 @@ export const POLL = { minMs: 200, maxMs: 10_000, fractionOfElapsed: 0.1 } as con
  */
 export function pollIntervalMs(elapsedMs: number): number {
   return Math.min(POLL.maxMs, Math.max(POLL.minMs, Math.round(elapsedMs * POLL.fractionOfElapsed)));
+}
+
+/**
+ * How often an unchanged state is told again: first after 5 s, then after twice the previous
+ * pause, at most every 60 s. A changed state is told at once and starts the series again. In a
+ * non-interactive run (CI) every message is a printed line, and polls come up to five a second.
+ */
+export const QUIET_REPORT = { firstMs: 5_000, maxMs: 60_000 } as const;
+
+/**
+ * Decides which polls of a wait are told: the first, every change of the observed state, and an
+ * unchanged state at the slowing pace of {@link QUIET_REPORT}.
+ */
+export function progressThrottle(): (state: string, elapsedMs: number) => boolean {
+  let told: string | undefined;
+  let toldAtMs = 0;
+  let pauseMs: number = QUIET_REPORT.firstMs;
+  return (state, elapsedMs) => {
+    if (state !== told) {
+      [told, toldAtMs, pauseMs] = [state, elapsedMs, QUIET_REPORT.firstMs];
+      return true;
+    }
+    if (elapsedMs - toldAtMs < pauseMs) return false;
+    [toldAtMs, pauseMs] = [elapsedMs, Math.min(pauseMs * 2, QUIET_REPORT.maxMs)];
+    return true;
+  };
 }
 
 /** Options of {@link waitFor}. */
@@ -27,6 +54,12 @@ export interface WaitOptions<T> {
   /** What is awaited, e.g. `cluster "prod" to be RUNNING`. */
   what: string;
   /**
+   * Whose operation waits, when that is not the object awaited; put before every message and
+   * error, e.g. `pool "general": ScaleNodePool to 5` when a pool's scale waits for its cluster.
+   * @default none
+   */
+  by?: string;
+  /**
    * Renders a state for the timeout message. Must not reveal secrets (kubeconfigs!).
    * @default JSON, cut at 200 characters
    */
@@ -38,10 +71,14 @@ export interface WaitOptions<T> {
   /** How long polls may fail without reaching the platform before the wait gives up. @default 60000 */
   unreachableMs?: number;
   /**
-   * Told after every poll that did not end the wait, e.g. `waiting for cluster "prod" to be
-   * RUNNING: status PROVISIONING (40s, timeout 30m)`. @default nothing is told
+   * Told after the first poll, after each poll that observed a changed state and, while the state
+   * stays the same, at the slowing pace of {@link QUIET_REPORT}: e.g. `waiting for cluster "prod"
+   * to be RUNNING: status PROVISIONING (40s, timeout 30m)`. When the wait is over it is told so
+   * (`waited 45s for cluster "prod" to be RUNNING`), and a promise it returns for that last message
+   * is awaited: Pulumi keeps a row's last message until another replaces it, so the last one must
+   * reach the engine before the step ends. @default nothing is told
    */
-  progress?: (message: string) => void;
+  progress?: (message: string) => unknown;
 }
 
 /** What {@link waitFor} returns. */
@@ -71,9 +108,11 @@ export async function waitFor<T>(options: WaitOptions<T>): Promise<WaitResult<T>
   const sleep = options.sleep ?? realSleep;
   const now = options.now ?? (() => deadline.now());
   const describe = options.describe ?? defaultDescribe;
-  const what = `waiting for ${options.what}`;
+  const by = options.by ? `${options.by}: ` : "";
+  const what = `${by}waiting for ${options.what}`;
   const startMs = now();
   const streak = unreachableStreak(options.unreachableMs ?? DEFAULT_UNREACHABLE_MS, now);
+  const shouldTell = progressThrottle();
   let polls = 0;
   let lastSeen = "nothing observed yet";
   for (;;) {
@@ -84,9 +123,11 @@ export async function waitFor<T>(options: WaitOptions<T>): Promise<WaitResult<T>
       const failed = options.failure?.(outcome.value);
       if (failed !== undefined) throw terminalFailure(what, failed);
       if (isDone(outcome.value)) {
-        // Pulumi keeps a row's last message after the step ends: leave one that says it is over.
-        options.progress?.(`waited ${formatDuration(now() - startMs)} for ${options.what}`);
-        return { value: outcome.value, polls, elapsedMs: now() - startMs };
+        const elapsedMs = now() - startMs;
+        // Pulumi keeps a row's last message after the step ends, and an empty one cannot clear it:
+        // leave one that says the wait is over, delivered before the step's end.
+        await options.progress?.(`${by}waited ${formatDuration(elapsedMs)} for ${options.what}`);
+        return { value: outcome.value, polls, elapsedMs };
       }
       lastSeen = `last observed: ${describe(outcome.value)}`;
     } else {
@@ -94,7 +135,10 @@ export async function waitFor<T>(options: WaitOptions<T>): Promise<WaitResult<T>
     }
     const remainingMs = deadline.remainingMs();
     if (remainingMs <= 0) throw deadline.exceeded(what, lastSeen);
-    options.progress?.(`${what}: ${lastSeen.replace(/^last observed: /, "")} (${formatDuration(now() - startMs)}, timeout ${formatDuration(deadline.timeoutMs)})`);
+    const elapsedMs = now() - startMs;
+    if (options.progress && shouldTell(lastSeen, elapsedMs)) {
+      options.progress(`${what}: ${lastSeen.replace(/^last observed: /, "")} (${formatDuration(elapsedMs)}, timeout ${formatDuration(deadline.timeoutMs)})`);
+    }
     await sleep(Math.min(pollIntervalMs(now() - startMs), remainingMs));
   }
 }

@@ -37,7 +37,7 @@ export function identityInputs(
  * value wins). Platform identities are deterministic so that interrupted creates are adopted, and
  * `pulumi up --replace` derives the same identity again; deleting the old object first is the only
  * order in which a replacement can never be mistaken for an interrupted create. See
- * provider/resources/replacement.ts. A kind whose replacements always get a new identity and whose
+ * provider/core/replacement.ts. A kind whose replacements always get a new identity and whose
  * old object the platform refuses to delete while in use (a Senlin profile) passes
  * `deleteFirstByDefault: false`.
  */

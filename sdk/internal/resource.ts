@@ -21,6 +21,24 @@ export function providerSource(moduleId: string, resourceType: string): string {
 }
 
 /**
+ * `opts` with an alias of the resource's native-plugin type (`clusterform:<type>`): a stack whose
+ * resource was written with the `clusterform/native` class moves to this class with no change on
+ * the platform (the engine then sees one resource under a new type, not a create and a delete).
+ * The user's own aliases are kept. The provider's bookkeeping inputs are hidden from diffs.
+ */
+export function dynamicResourceOptions(resourceType: string, opts?: pulumi.CustomResourceOptions): pulumi.CustomResourceOptions {
+  return pulumi.mergeOptions(opts, { aliases: [{ type: `clusterform:${resourceType}` }], hideDiffs: [...HIDDEN_INPUTS] });
+}
+
+/**
+ * The inputs the SDK and the provider add to every dynamic resource (sdk/internal/identity.ts, and
+ * a derived name's `autoNamed`): the engine stores and diffs them, but they are the provider's own
+ * bookkeeping, so `pulumi preview --diff` does not show them (the `hideDiffs` option, which older
+ * `@pulumi/pulumi` releases ignore). docs/lifecycle.md says what each one is.
+ */
+export const HIDDEN_INPUTS = ["__provider", "owner", "resourceName", "resourceUrn", "deleteBeforeReplace", "autoNamed"] as const;
+
+/**
  * The base of every Clusterform resource: a dynamic resource of Pulumi's `pulumi-nodejs` provider,
  * registered with the type token `pulumi.dynamic.Resource` would give
  * (`pulumi-nodejs:dynamic/<module>:<Type>`), but with a `__provider` text this package writes
@@ -38,6 +56,6 @@ export abstract class DynamicResource extends pulumi.CustomResource {
    */
   constructor(resourceType: string, name: string, props: pulumi.Inputs, opts?: pulumi.CustomResourceOptions) {
     if ("__provider" in props) throw new Error(`${resourceType} "${name}": a dynamic resource must not define the __provider input`);
-    super(`pulumi-nodejs:dynamic/${resourceType}`, name, { ...props, __provider: providerSource(PROVIDER_MODULE, resourceType) }, opts);
+    super(`pulumi-nodejs:dynamic/${resourceType}`, name, { ...props, __provider: providerSource(PROVIDER_MODULE, resourceType) }, dynamicResourceOptions(resourceType, opts));
   }
 }

@@ -20,6 +20,8 @@ describe("cma-ssh cluster and node pools: the whole lifecycle through the engine
     expect(result.outputs.status).toBe("RUNNING");
     // Progress reaches the resource's row through the engine's log, not the stack's diagnostics.
     expect(result.stdout).toMatch(/cmassh:Cluster main creating \([^)]*\) waiting for cluster "[^"]+" to be RUNNING: status PROVISIONING/);
+    // A pool waits for its cluster: its row names the pool and its operation first.
+    expect(result.stdout).toMatch(/cmassh:NodePool general creat\w+ \([^)]*\) pool "general-[0-9a-f]+": AddNodePool: wait(ing|ed) [^\n]*for cluster "[^"]+" to be RUNNING/);
     const [cluster] = await t.plane.cmasshClusters();
     expect(cluster.status).toBe("RUNNING");
     expect(cluster.name).toBe(result.outputs.clusterName);

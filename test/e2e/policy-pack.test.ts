@@ -164,7 +164,7 @@ describe("policy pack: each rule blocks what it should and passes what it should
     expect(preview.code).toBe(0);
     const file = path.join(configDir, "native-preview.json");
     writeFileSync(file, preview.stdout);
-    // CLUSTERFORM_RECORD_NATIVE_PREVIEW=<file> keeps it (test/fixtures/plan/native.preview.json, read by provider/plan/cli.test.ts).
+    // CLUSTERFORM_RECORD_NATIVE_PREVIEW=<file> keeps it (test/fixtures/plan/native.preview.json, read by provider/cli/plan/cli.test.ts).
     if (process.env.CLUSTERFORM_RECORD_NATIVE_PREVIEW) writeFileSync(process.env.CLUSTERFORM_RECORD_NATIVE_PREVIEW, preview.stdout);
     // The preview's JSON has one `replace` step per replacement and does not say its order: the
     // `up` below shows it, in the order of the platform's calls.

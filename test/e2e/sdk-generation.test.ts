@@ -105,13 +105,16 @@ describe("SDKs generated from schema.json", () => {
     writeFileSync(path.join(program, "tsconfig.json"), JSON.stringify({ ...tsconfig, compilerOptions: { ...tsconfig.compilerOptions, noEmit: true }, files: ["wrong.ts"] }));
     expect(failure(() => run(tsc, ["-p", "tsconfig.json"], program))).toMatch(/'nodeCount' does not exist/);
 
-    // The README's start as a user lays it out: its package.json asks for this package's tarball and
-    // an @pulumi/pulumi the installed one satisfies; index.ts compiles with its tsconfig.json, then
-    // with the native plugin's classes, as its next section says.
+    // The README's start as a user lays it out: its package.json asks for an @pulumi/pulumi the
+    // installed one satisfies, and the package comes from `npm install` of this version's tarball by
+    // its path (test/unit/readme-starts.test.ts checks every start's install line); index.ts compiles
+    // with its tsconfig.json, then with the native plugin's classes, as its next section says.
     const manifest = JSON.parse(readme["package.json"]);
     const own = JSON.parse(readFileSync(path.join(repoRoot(), "package.json"), "utf8"));
     expect(manifest.main).toBe("index.ts");
-    expect(manifest.dependencies.clusterform).toMatch(new RegExp(`/clusterform-${own.version.replace(/\./g, "\\.")}\\.tgz$`));
+    expect(manifest.dependencies.clusterform).toBeUndefined();
+    const install = codeBlocks(section(readFileSync(path.join(repoRoot(), "README.md"), "utf8"), "TypeScript with the dynamic classes"), "sh")[0].split("\n")[0];
+    expect(install).toMatch(new RegExp(`^npm install /path/to/clusterform-${own.version.replace(/\./g, "\\.")}\\.tgz\\s`));
     expect(manifest.dependencies["@pulumi/pulumi"]).toBe(`^${PULUMI_SDK_VERSION}`);
     expect(parse(readme["Pulumi.yaml"]).runtime).toBe("nodejs");
     const start = mkdtempSync(path.join(workspace, "readme-ts-"));

@@ -2,7 +2,8 @@ import { rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { expect } from "vitest";
 import { buildResourceType } from "../../provider/engines/terraform/schema";
-import { KINDS } from "../../provider/resources/kinds";
+import { kindOf, KIND_TYPES } from "../../provider/kinds";
+import { terraformTypeName } from "../../provider/engines/terraform/kind-modules";
 import type { TofuDir } from "../harness/tofu";
 import type { TofuPlane } from "../harness/tofu-plane";
 
@@ -34,9 +35,10 @@ const WRONG_SHAPE = "bad id!";
  * in HCL names), plus `timeouts` (Clusterform's own setting, never on a platform): after an import
  * these are null in the state, so the first plan may set them from the configuration.
  */
-function unreportedOf(typeName: string): string[] {
-  const kind = KINDS.find((k) => buildResourceType(k).name === typeName);
-  if (!kind) throw new Error(`no kind serves ${typeName}`);
+async function unreportedOf(typeName: string): Promise<string[]> {
+  const found = KIND_TYPES.find((k) => terraformTypeName(k) === typeName);
+  if (!found) throw new Error(`no kind serves ${typeName}`);
+  const kind = await kindOf(found);
   const type = buildResourceType(kind);
   const fields = [...(kind.importId?.unreported ?? []), "timeouts"];
   return type.attributes.filter((a) => fields.includes(a.field)).map((a) => a.name);
@@ -71,7 +73,8 @@ async function expectOnlyUnreported(dir: TofuDir, vars: Record<string, string | 
     const shown = changed.map((k) => `${k}: ${JSON.stringify(rc.change.before?.[k])} -> ${JSON.stringify(rc.change.after[k])}`).join("; ");
     expect(["no-op", "update"], `${rc.address}: ${rc.change.actions} (${shown})`).toContain(rc.change.actions.join(","));
     if (rc.change.actions[0] !== "update") continue;
-    for (const attr of changed) expect([...unreportedOf(types[rc.address]), ...(gaps[rc.address] ?? [])], `${rc.address} changes ${attr} after an import: ${JSON.stringify(rc.change.before?.[attr])} -> ${JSON.stringify(rc.change.after[attr])}`).toContain(attr);
+    const unreported = await unreportedOf(types[rc.address]);
+    for (const attr of changed) expect([...unreported, ...(gaps[rc.address] ?? [])], `${rc.address} changes ${attr} after an import: ${JSON.stringify(rc.change.before?.[attr])} -> ${JSON.stringify(rc.change.after[attr])}`).toContain(attr);
   }
   return planFile;
 }
@@ -105,7 +108,7 @@ export async function importEverything(t: TofuPlane, dir: TofuDir, vars: Record<
   const since = await t.plane.lastSeq();
 
   for (const [i, address] of addresses.entries()) {
-    const kindName = KINDS.find((k) => buildResourceType(k).name === types[address])!.type;
+    const kindName = KIND_TYPES.find((k) => terraformTypeName(k) === types[address])!;
     // The shape check is each kind's own pattern, made before any call; through tofu, once per platform.
     if (i === 0) {
       const beforeWrong = await t.plane.lastSeq();

@@ -5,14 +5,14 @@ import { createClient } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { VClusterService } from "../../proto/gen/vcluster/api/v1/vcluster_api_pb";
-import type { PlanReport } from "../../provider/plan/report";
+import type { PlanReport } from "../../provider/cli/plan/report";
 import { repoRoot } from "../harness/paths";
 import { applyArgs, planArgs, type TofuDir, tofuBin } from "../harness/tofu";
 import { openTofuPlane, type TofuPlane } from "../harness/tofu-plane";
 import { CC_PASSWORD } from "./cyclecloud-support";
 import { SENLIN_USER, senlinRest } from "../harness/senlin-stack";
 import { buildResourceType } from "../../provider/engines/terraform/schema";
-import { KINDS } from "../../provider/resources/kinds";
+import { allKinds } from "../../provider/kinds";
 import { type Gaps, importEverything } from "./tofu-import-support";
 
 /**
@@ -237,7 +237,10 @@ function scrubbed(shown: string): string {
 }
 
 /** The attributes whose change policy is `replace`, by Terraform type, from the definitions. */
-const REPLACING = new Map(KINDS.map((k) => buildResourceType(k)).map((t) => [t.name, new Set(t.attributes.filter((a) => a.forcesReplacement).map((a) => a.name))]));
+const REPLACING = new Map<string, Set<string>>();
+beforeAll(async () => {
+  for (const t of (await allKinds()).map((k) => buildResourceType(k))) REPLACING.set(t.name, new Set(t.attributes.filter((a) => a.forcesReplacement).map((a) => a.name)));
+});
 
 interface ResourceChange {
   address: string;
@@ -327,7 +330,7 @@ describe("terraform-provider-clusterform: every kind through tofu", () => {
      */
     async function savedPlan(name: string, extra: string[] = []): Promise<{ stdout: string; markdown: string; report: PlanReport; code: number | null }> {
       const json = path.join(dir.dir, `${name}.json`);
-      const cli = path.join(t.workspace, "node_modules", "clusterform", "dist", "provider", "plan", "cli.js");
+      const cli = path.join(t.workspace, "node_modules", "clusterform", "dist", "provider", "cli", "plan", "cli.js");
       const script = path.join(repoRoot(), "examples", "ci", "plan-tofu.sh");
       const varArgs = [...Object.entries(vars).flatMap(([k, v]) => ["-var", `${k}=${v}`]), ...extra];
       const env = { ...dir.env, TOFU: tofuBin(), PLAN_FILE: path.join(dir.dir, name), PLAN_JSON: json, CLUSTERFORM_BIN: `${process.execPath} ${cli}` };

@@ -1,17 +1,15 @@
 import { expect } from "vitest";
 import { isUnknown } from "../../provider/core/unknown";
-import type { PlannedOperation } from "../../provider/plan/operation";
-import { toEngineNames } from "../../provider/definition/names";
-import { definitionProps } from "../../provider/plan/engine-props";
-import { planChange } from "../../provider/plan/plan-change";
-import { plannedKindOf } from "../../provider/plan/planners";
-import { registerHandlersFromSources } from "../../provider/plan/testing";
+import type { PlannedOperation } from "../../provider/core/plan/operation";
+import { toEngineNames } from "../../provider/core/definition/names";
+import { definitionProps } from "../../provider/cli/plan/engine-props";
+import { planChange } from "../../provider/cli/plan/plan-change";
+import { plannedKindOf } from "../../provider/cli/plan/planners";
 import { OWNER_LABEL_KEY } from "../../provider/core/naming";
 import type { StepRecord } from "./engine";
 import type { AuditEntry } from "./local-plane";
 
-// A native replacement's order reads the kind's identity from its handler: load them from the sources.
-registerHandlersFromSources();
+// The kinds are loaded before every e2e file runs (test/harness/load-kinds.ts, a setup file).
 
 // biome-ignore lint/suspicious/noExplicitAny: request bodies are arbitrary JSON, read by path
 type Body = Record<string, any>;

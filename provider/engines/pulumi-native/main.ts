@@ -3,13 +3,13 @@
  * `plugin/pulumi-resource-clusterform` shim of the npm package) with its address as argument; it
  * serves `@pulumi/pulumi/provider`'s gRPC server over the same handlers as the dynamic providers.
  */
+// First: the Node.js check runs before anything that needs a newer Node loads.
+import "../../../common/node-version";
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import * as providerServer from "@pulumi/pulumi/provider";
-import { cancelAllWaits } from "../../core/retry";
-import { useEngineLogInPlugin } from "../../engine-log";
-import { configFromRequest, type ConfigureRequestLike } from "./provider-config";
-import { checkProviderConfig, nativeProvider, setProviderConfig } from "./provider";
+import { useEngineLogInPlugin } from "../pulumi-common/engine-log";
+import { nativePlugin } from "./provider";
 import { installServerHooks } from "./server-hooks";
 
 /** The package root: dist/provider/engines/pulumi-native/main.js lies four folders below it. */
@@ -27,13 +27,10 @@ async function schema(): Promise<string> {
 }
 
 useEngineLogInPlugin();
-installServerHooks({
-  configure: (req) => setProviderConfig(configFromRequest(req as ConfigureRequestLike)),
-  checkConfig: (_olds, news) => checkProviderConfig(news),
-  cancel: () => cancelAllWaits(),
-});
+const plugin = nativePlugin(packageVersion(), schema);
+installServerHooks(plugin.hooks);
 
-providerServer.main(nativeProvider(packageVersion(), schema), process.argv.slice(2)).catch((err: unknown) => {
+providerServer.main(plugin.provider, process.argv.slice(2)).catch((err: unknown) => {
   console.error(err);
   process.exit(1);
 });

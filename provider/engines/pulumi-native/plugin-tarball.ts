@@ -5,6 +5,8 @@
  * this package's compiled code, and every module it loads at run time (@pulumi/pulumi included),
  * copied from where this installed package resolves them. Needs no network; uses the system `tar`.
  */
+// First: the Node.js check runs before anything that needs a newer Node loads.
+import "../../../common/node-version";
 import { execFileSync } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

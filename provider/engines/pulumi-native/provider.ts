@@ -1,25 +1,36 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { type ConfigReader, PLATFORMS, resolveEndpoint } from "../../core/config";
-import { ClusterformError } from "../../core/errors";
-import { failureInEngineNames, fromEngineNames, hiddenOf, toEngineNames } from "../../definition/names";
-import { reporterFor } from "../../engine-log";
-import { announcePlan } from "../../plan/announce";
-import { importerFor } from "../../resources/imports";
-import { IMPORT_UNREPORTED } from "../../resources/kit";
-import { kindOf as definitionOf } from "../../resources/kinds";
-import { handlerFor, type ResourceHandler } from "../../registry";
-import "../../resources";
-import { effectiveTimeouts } from "./timeouts";
-import { identityFromUrn, parseUrn } from "./urn";
 import { isDeepStrictEqual } from "node:util";
+import { type ConfigReader, PLATFORMS, resolveEndpoint } from "../../core/config";
+import { cancelAllWaits } from "../../core/retry";
+import type { Props } from "../../core/contract";
+import type { Kind } from "../../core/definition/kind";
+import { failureInEngineNames, fromEngineNames, hiddenOf, toEngineNames } from "../../core/definition/names";
+import type { Holder } from "../../core/engine";
+import { Holds, holdStoreFor } from "../../core/holds";
+import { type Core, createCore } from "../../core/runtime";
+import { importIdentityOf } from "../../core/import";
+import { IMPORT_UNREPORTED } from "../../core/unreported";
+import { kindOf } from "../../kinds";
+import { forEngine, partialStateForEngine } from "../pulumi-common/answers";
+import { reporterFor } from "../pulumi-common/engine-log";
+import { NATIVE_ENGINE } from "./engine";
 import { markSecret, unwrapSecrets } from "./secrets";
-import { kindOf } from "./tokens";
-import { takeCurrentRequest, takeDiffOldInputs } from "./server-hooks";
+import { configFromRequest, type ConfigureRequestLike } from "./provider-config";
+import { type RequestHooks, takeCurrentRequest, takeDiffOldInputs } from "./server-hooks";
+import { kindTypeOf, secretOutputsOf } from "./tokens";
+import { parseUrn } from "./urn";
 
-type Props = Record<string, unknown>;
+/*
+ * The native plugin's provider object (served by `@pulumi/pulumi/provider`'s `main`), translated to
+ * and from the core (core/runtime.ts). What this adapter alone knows: URNs (the identity the dynamic
+ * SDK sends as inputs comes from them, and they are the holder keys), Pulumi names (`owner` is a
+ * job's `jobOwner`), secret wrappers, the request timeout (`customTimeouts`), and state written by
+ * the dynamic provider (a resource moved to the native class by alias: definition keys, `__provider`).
+ */
+
 type Provider = pulumi.provider.Provider;
 
-/** Inputs the plugin derives itself from the URN or sets itself: a program's own values are replaced. */
+/** Inputs the plugin derives itself from the URN or that only the dynamic provider keeps: a program's own values are replaced. */
 const DERIVED = ["resourceName", "resourceUrn", "deleteBeforeReplace", "__provider"] as const;
 
 function withoutDerived(props: Props): Props {
@@ -28,23 +39,29 @@ function withoutDerived(props: Props): Props {
   return rest;
 }
 
-/**
- * Engine properties (Pulumi names, e.g. a job's `owner`) to what the handlers hold (definition keys,
- * `jobOwner`), with the identity the URN gives. State written by the dynamic provider (it has
- * `__provider`) already uses definition keys. The hidden `owner` marker never comes from the engine.
- */
-function inward(handlerType: string, urn: string, props: Props): Props {
-  const kind = definitionOf(handlerType);
-  const dynamicState = "__provider" in props;
-  const renamed = kind && !dynamicState ? fromEngineNames(kind, withoutDerived(props), "pulumi") : withoutDerived(props);
-  return { ...renamed, ...identityFromUrn(urn) };
+/** A resource's kind, from its URN's type token. */
+function kindOfUrn(urn: string): Promise<Kind> {
+  return kindOf(kindTypeOf(parseUrn(urn).type));
 }
 
-/** What the handlers return, in Pulumi names; hidden values the URN does not give (autoNamed, derived ids) kept under their own names. */
-function outward(handlerType: string, props: Props): Props {
-  const kind = definitionOf(handlerType);
+function holderOf(urn: string): Holder {
+  return { key: urn, label: urn };
+}
+
+/**
+ * Engine properties (Pulumi names) to the definitions' keys, with the identity the URN gives. State
+ * written by the dynamic provider (it has `__provider`) already uses definition keys. The hidden
+ * `owner` marker never comes from the engine.
+ */
+function inward(kind: Kind, urn: string, props: Props): Props {
+  const renamed = "__provider" in props ? withoutDerived(props) : fromEngineNames(kind, withoutDerived(props), "pulumi");
+  const { owner, resourceName } = importIdentityOf(urn);
+  return { ...renamed, owner, resourceName };
+}
+
+/** What the core answers, in Pulumi names; hidden values the URN does not give (autoNamed, derived ids) kept under their own names. */
+function outward(kind: Kind, props: Props): Props {
   const plain = withoutDerived(props);
-  if (!kind) return plain;
   const visible = toEngineNames(kind, plain, "pulumi");
   for (const [key, value] of Object.entries(hiddenOf(kind, plain))) {
     if (key !== "owner" && key !== "resourceName" && !(key in visible)) visible[key] = value;
@@ -52,103 +69,56 @@ function outward(handlerType: string, props: Props): Props {
   return visible;
 }
 
-/**
- * What the engine gets back for a resource: the handler's properties with secrets marked: those
- * that were secret among the inputs, and the kind's own secret outputs (kubeconfigs).
- */
-function marked(type: string, props: Props, secretKeys: Set<string>): Props {
-  return markSecret(props, [...secretKeys, ...kindOf(type).secretOutputs]);
+/** Properties for the engine: in Pulumi names, secret where the inputs were and where the kind's outputs always are. */
+function answer(kind: Kind, props: Props, secretKeys: Iterable<string>): Props {
+  return markSecret(outward(kind, props), [...secretKeys, ...secretOutputsOf(kind)]);
 }
 
-/** Rewrites an error carrying partial state (created, not ready) so its properties keep secrets secret. */
-function secretSafeError(type: string, err: unknown, secretKeys: Set<string>): unknown {
-  const e = err as { id?: string; properties?: Props };
-  if (err instanceof Error && e.id && e.properties) e.properties = marked(type, e.properties, secretKeys);
-  return err;
+/** One plugin process: the provider object `@pulumi/pulumi/provider`'s `main` serves and the request hooks (server-hooks.ts) over the same core. */
+export interface NativePlugin {
+  provider: Provider;
+  hooks: RequestHooks;
 }
 
 /**
- * Which replacements may create the new object first: field-change replacements whose new object
- * has another identity (a derived name that hashes the changed field). The kit's own diff decides
- * identity and refuses a create-first replacement of the same identity (REPLACEMENT_CLASH): then
- * the old object is deleted first, as in dynamic mode. See docs/native-plugin.md.
+ * The plugin of one process, over a core of its own (held objects, replacement orders, imports of
+ * this run): main.ts serves one per process, as the engine starts one per run; tests build one per
+ * simulated run.
  */
-async function diffWithOrder(urn: string, handlerType: string, id: string, olds: Props, news: Props): Promise<pulumi.provider.DiffResult> {
-  const h = handler(handlerType);
-  try {
-    return await h.diff(id, olds, { ...news, deleteBeforeReplace: false });
-  } catch (err) {
-    if (err instanceof ClusterformError && err.platformCode === "REPLACEMENT_CLASH") {
-      // Delete-first: the old object is gone before create runs, so create may adopt as for a new resource.
-      replacing.delete(urn);
-      return h.diff(id, olds, news);
-    }
-    throw err;
-  }
-}
-
-let providerConfig: ConfigReader = { get: () => undefined };
-const configured = new WeakSet<ResourceHandler>();
-
-/** Takes the provider's configuration (the Configure request); handlers get it at their first use. */
-export function setProviderConfig(config: ConfigReader): void {
-  providerConfig = config;
-}
-
-/** The handler of a kind, configured with the provider's configuration (loads its platform's code on first use). */
-function handler(handlerType: string): ResourceHandler {
-  const h = handlerFor(handlerType);
-  if (!configured.has(h)) {
-    void h.configure({ get: (key) => providerConfig.get(key) });
-    configured.add(h);
-  }
-  return h;
-}
-
-/** `outs` with the user's own `timeouts` (not the effective ones an operation ran with). */
-function withOwnTimeouts(outs: Props, timeouts: unknown): Props {
-  const { timeouts: _ran, ...rest } = outs;
-  return timeouts === undefined ? rest : { ...rest, timeouts };
-}
-
-/**
- * URNs imported in this process (a Read without properties), with the inputs their platform cannot
- * report, in Pulumi names. `pulumi import` then checks the read inputs (as both olds and news):
- * their missing required inputs are the platform's silence, not a provider bug as the engine would
- * say, so that check leaves them out; the Read has already warned, naming them.
- */
-const importedUnreported = new Map<string, Set<string>>();
-
-/** Replaced URNs whose Check with old inputs ran in this process: their second Check (no olds) is a replacement's. */
-const replacing = new Set<string>();
-
-/** The provider object `@pulumi/pulumi/provider`'s `main` serves. */
-export function nativeProvider(version: string, schema: () => Promise<string>): Provider {
-  return {
+export function nativePlugin(version: string, schema: () => Promise<string>): NativePlugin {
+  const core: Core = createCore({
+    engine: NATIVE_ENGINE,
+    holds: new Holds(NATIVE_ENGINE, holdStoreFor(NATIVE_ENGINE, "pulumi")),
+    reporterFor: (holder) => reporterFor({ resourceUrn: holder?.key }),
+  });
+  /**
+   * URNs imported in this process (a Read without properties), with the inputs their platform cannot
+   * report, in Pulumi names. `pulumi import` then checks the read inputs (as both olds and news):
+   * their missing required inputs are the platform's silence, not a provider bug as the engine would
+   * say, so that check leaves them out; the Read has already warned, naming them.
+   */
+  const importedUnreported = new Map<string, Set<string>>();
+  const hooks: RequestHooks = {
+    configure: (req) => core.configure(configFromRequest(req as ConfigureRequestLike)),
+    checkConfig: (_olds, news) => checkProviderConfig(news),
+    cancel: () => cancelAllWaits(),
+  };
+  const provider: Provider = {
     version,
     getSchema: schema,
     async check(urn, olds, news) {
-      const { handlerType } = kindOf(parseUrn(urn).type);
+      const kind = await kindOfUrn(urn);
       const o = unwrapSecrets(olds);
       const n = unwrapSecrets(news);
       const hadOlds = Object.keys(o.plain).length > 0;
-      // A create-first replacement's new object is checked twice: with the old inputs (then diff),
-      // and without (the engine recomputes its defaults). The second check must keep the order.
-      if (hadOlds) replacing.add(urn);
-      const order = hadOlds || replacing.has(urn) ? { deleteBeforeReplace: false } : {};
-      const inputs = { ...inward(handlerType, urn, n.plain), ...order };
-      const result = await handler(handlerType).check(hadOlds ? inward(handlerType, urn, o.plain) : {}, inputs);
-      if (result.failures && result.failures.length > 0) {
-        const kind = definitionOf(handlerType);
-        const failures = kind ? result.failures.map((f) => failureInEngineNames(kind, f, "pulumi")) : result.failures;
+      const result = await core.check(kind, { holder: holderOf(urn), olds: hadOlds ? inward(kind, urn, o.plain) : {}, news: inward(kind, urn, n.plain) });
+      if (!result.inputs) {
+        const failures = result.failures.map(forEngine).map((f) => failureInEngineNames(kind, f, "pulumi"));
         const unreported = hadOlds && isDeepStrictEqual(o.plain, n.plain) ? importedUnreported.get(urn) : undefined;
         const shown = unreported ? failures.filter((f) => !unreported.has(f.property.split(/[.[]/)[0])) : failures;
         return { inputs: news, failures: shown };
       }
-      // The order stays in this process (`replacing`): returned as an input, the engine would show
-      // it as a changed property in the preview.
-      const kept = outward(handlerType, (result.inputs ?? inputs) as Props);
-      return { inputs: markSecret(kept, n.secretKeys), failures: [] };
+      return { inputs: markSecret(outward(kind, result.inputs), n.secretKeys), failures: [] };
     },
     async diff(id, urn, olds, news) {
       // After an import, the old inputs hold what the platform could not report (the program's values
@@ -157,81 +127,69 @@ export function nativeProvider(version: string, schema: () => Promise<string>): 
       const oldOutputs = unwrapSecrets(olds).plain;
       const unreported = Array.isArray(oldOutputs[IMPORT_UNREPORTED]) ? (oldOutputs[IMPORT_UNREPORTED] as string[]) : [];
       const taken = Object.fromEntries(unreported.filter((f) => oldInputs[f] !== undefined).map((f) => [f, oldInputs[f]]));
-      const { handlerType } = kindOf(parseUrn(urn).type);
-      const before = inward(handlerType, urn, { ...oldOutputs, ...taken });
-      const after = inward(handlerType, urn, unwrapSecrets(news).plain);
-      const result = await diffWithOrder(urn, handlerType, id, before, after);
-      // The planned platform calls go on the resource's row, as in dynamic mode.
-      if (result.changes) await announcePlan(handlerType, id, before, after, result);
-      return result;
+      const kind = await kindOfUrn(urn);
+      const before = inward(kind, urn, { ...oldOutputs, ...taken });
+      const after = inward(kind, urn, unwrapSecrets(news).plain);
+      const result = await core.diff(kind, { holder: holderOf(urn), id, olds: before, news: after });
+      const replacing = result.replaces.length > 0;
+      return { changes: result.changes, replaces: result.replaces, deleteBeforeReplace: replacing && result.deleteFirst };
     },
     async create(urn, inputs) {
       const request = takeCurrentRequest();
-      const type = parseUrn(urn).type;
-      const { handlerType } = kindOf(type);
+      const kind = await kindOfUrn(urn);
       const { plain, secretKeys } = unwrapSecrets(inputs);
-      const props: Props = { ...inward(handlerType, urn, plain), ...orderOf(urn) };
       try {
-        const result = await handler(handlerType).create(effectiveTimeouts(props, "create", request));
-        return { id: result.id, outs: marked(type, outward(handlerType, withOwnTimeouts(result.outs as Props, props.timeouts)), secretKeys) };
+        const made = await core.create(kind, { holder: holderOf(urn), inputs: inward(kind, urn, plain), timeoutSeconds: request?.timeoutSeconds });
+        return { id: made.id, outs: answer(kind, made.state, secretKeys) };
       } catch (err) {
-        const e = err as { properties?: Props };
-        if (e && typeof e === "object" && e.properties) e.properties = outward(handlerType, e.properties);
-        throw secretSafeError(type, err, secretKeys);
+        throw partialStateForEngine(err, {}, (props) => answer(kind, props, secretKeys));
       }
     },
     async read(id, urn, props) {
-      const type = parseUrn(urn).type;
-      const { handlerType } = kindOf(type);
+      const kind = await kindOfUrn(urn);
       const { plain, secretKeys } = unwrapSecrets(props ?? {});
       if (Object.keys(plain).length === 0) {
         // Import (`pulumi import`, the `import` option): the engine sends the id alone.
-        const { owner, resourceName } = identityFromUrn(urn);
-        const imported = await (await importerFor(handlerType)).importObject(id, { owner, resourceName }, { get: (key) => providerConfig.get(key) });
-        await warnUnreported(urn, handlerType, imported.id, imported.props[IMPORT_UNREPORTED]);
-        return { id: imported.id, props: marked(type, outward(handlerType, imported.props), new Set()), inputs: marked(type, outward(handlerType, imported.inputs), new Set()) };
+        const imported = await core.import(kind, { id, identity: importIdentityOf(urn), holder: holderOf(urn) });
+        await warnUnreported(urn, kind, imported.id, imported.props[IMPORT_UNREPORTED]);
+        return { id: imported.id, props: answer(kind, imported.props, []), inputs: answer(kind, imported.inputs, []) };
       }
-      const result = await handler(handlerType).read(id, inward(handlerType, urn, plain));
-      if (!result.id) return { id: "", props: {} };
+      const live = await core.read(kind, { holder: holderOf(urn), id, state: inward(kind, urn, plain) });
+      if (!live) return { id: "", props: {} };
       // State moved from a dynamic resource loses its `__provider` text and old URN here.
-      const outs = marked(type, outward(handlerType, result.props as Props), secretKeys);
-      const inputs = result.inputs ? marked(type, outward(handlerType, result.inputs as Props), secretKeys) : undefined;
-      return { id: result.id, props: outs, inputs };
+      return { id: live.id, props: answer(kind, live.state, secretKeys) };
     },
     async update(id, urn, olds, news) {
       const request = takeCurrentRequest();
-      const type = parseUrn(urn).type;
-      const { handlerType } = kindOf(type);
+      const kind = await kindOfUrn(urn);
       const o = unwrapSecrets(olds);
       const n = unwrapSecrets(news);
-      const props: Props = { ...inward(handlerType, urn, n.plain), ...orderOf(urn) };
-      const result = await handler(handlerType).update(id, inward(handlerType, urn, o.plain), effectiveTimeouts(props, "update", request));
-      const outs = outward(handlerType, withOwnTimeouts(result.outs as Props, props.timeouts));
-      return { outs: marked(type, outs, new Set([...o.secretKeys, ...n.secretKeys])) };
+      const secretKeys = new Set([...o.secretKeys, ...n.secretKeys]);
+      try {
+        const updated = await core.update(kind, { holder: holderOf(urn), id, olds: inward(kind, urn, o.plain), news: inward(kind, urn, n.plain), timeoutSeconds: request?.timeoutSeconds });
+        return { outs: answer(kind, updated.state, secretKeys) };
+      } catch (err) {
+        throw partialStateForEngine(err, {}, (props) => answer(kind, props, secretKeys));
+      }
     },
     async delete(id, urn, props) {
       const request = takeCurrentRequest();
-      const { handlerType } = kindOf(parseUrn(urn).type);
-      await handler(handlerType).delete(id, effectiveTimeouts(inward(handlerType, urn, unwrapSecrets(props).plain), "delete", request));
+      const kind = await kindOfUrn(urn);
+      await core.delete(kind, { holder: holderOf(urn), id, state: inward(kind, urn, unwrapSecrets(props).plain), timeoutSeconds: request?.timeoutSeconds });
     },
   };
-}
+  return { provider, hooks };
 
-/** Remembers and names, on the resource's row, the inputs an import could not read from the platform. */
-async function warnUnreported(urn: string, handlerType: string, id: string, unreported: unknown): Promise<void> {
-  const kind = definitionOf(handlerType);
-  if (!kind || !Array.isArray(unreported) || unreported.length === 0) return;
-  const names = unreported.map((f) => failureInEngineNames(kind, { property: String(f), reason: "" }, "pulumi").property);
-  importedUnreported.set(urn, new Set(names));
-  await reporterFor({ resourceUrn: urn }).warn(
-    `${handlerType} ${JSON.stringify(id)} is imported, but the platform does not report ${names.map((n) => `\`${n}\``).join(", ")}: ` +
-      "the program must give them as they are on the platform (the code `pulumi import` prints shows them empty)",
-  );
-}
-
-/** The replacement order check chose for this resource in this process (create-first while `replacing` holds it). */
-function orderOf(urn: string): Props {
-  return replacing.has(urn) ? { deleteBeforeReplace: false } : {};
+  /** Remembers and names, on the resource's row, the inputs an import could not read from the platform. */
+  async function warnUnreported(urn: string, kind: Kind, id: string, unreported: unknown): Promise<void> {
+    if (!Array.isArray(unreported) || unreported.length === 0) return;
+    const names = unreported.map((f) => failureInEngineNames(kind, { property: String(f), reason: "" }, "pulumi").property);
+    importedUnreported.set(urn, new Set(names));
+    await reporterFor({ resourceUrn: urn }).warn(
+      `${kind.type} ${JSON.stringify(id)} is imported, but the platform does not report ${names.map((n) => `\`${n}\``).join(", ")}: ` +
+        "the program must give them as they are on the platform (the code `pulumi import` prints shows them empty)",
+    );
+  }
 }
 
 /**
@@ -240,10 +198,12 @@ function orderOf(urn: string): Props {
  */
 export function checkProviderConfig(news: Props): { inputs: Props; failures: { property: string; reason: string }[] } {
   const { plain } = unwrapSecrets(news);
-  const reader: ConfigReader = { get: (key) => {
-    const v = plain[key.replace(/^clusterform:/, "")];
-    return typeof v === "string" ? v : undefined;
-  } };
+  const reader: ConfigReader = {
+    get: (key) => {
+      const v = plain[key.replace(/^clusterform:/, "")];
+      return typeof v === "string" ? v : undefined;
+    },
+  };
   const failures: { property: string; reason: string }[] = [];
   for (const platform of PLATFORMS) {
     try {

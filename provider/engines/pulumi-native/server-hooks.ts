@@ -58,7 +58,7 @@ function logRequest(method: string, req: Call["request"]): void {
     urn: get("getUrn"),
     id: get("getId"),
     olds: keys(get("getOlds")),
-    oldInputs: keys(get("getOldinputs")),
+    oldInputs: keys(get("getOldInputs")),
     properties: keys(get("getProperties")),
     randomSeed: typeof seed === "string" && seed !== "" ? seed.slice(0, 12) : undefined,
     timeout: get("getTimeout"),
@@ -98,7 +98,8 @@ export function installServerHooks(hooks: RequestHooks): void {
     before("configure", (req) => hooks.configure(req));
     before("check", () => {});
     before("diff", (req) => {
-      const oldInputs = req.getOldinputs?.() as { toJavaScript(): Record<string, unknown> } | undefined;
+      // `old_inputs` (protobuf's getter is getOldInputs): the program's inputs the engine recorded.
+      const oldInputs = req.getOldInputs?.() as { toJavaScript(): Record<string, unknown> } | undefined;
       diffOldInputs = oldInputs?.toJavaScript();
     });
     for (const name of ["create", "update", "delete"]) {

@@ -1,42 +1,29 @@
-import { nativeToken } from "../../definition/describe";
-import { KINDS } from "../../resources/kinds";
-
-/**
- * The resource kinds the native plugin serves: each Pulumi type token, the handler type it routes
- * to (provider/registry.ts, the same handlers the dynamic providers use) and the outputs that are
- * secret whatever the inputs were.
- */
-export interface NativeKind {
-  /** The handler's type, e.g. `cmassh:Cluster`. */
-  handlerType: string;
-  /** Outputs always returned secret (credentials the platform hands out). */
-  secretOutputs: readonly string[];
-}
+import type { Kind } from "../../core/definition/kind";
+import { isKindType, KIND_TYPES } from "../../kinds";
 
 /** The plugin's package name: tokens are `clusterform:<platform>:<Kind>`. */
 export const PACKAGE = "clusterform";
 
-/** Token to kind, from the resource definitions (provider/resources/kinds.ts): every kind is served. */
-export const NATIVE_KINDS: Readonly<Record<string, NativeKind>> = Object.fromEntries(
-  KINDS.map((kind) => [
-    nativeToken(kind),
-    {
-      handlerType: kind.type,
-      secretOutputs: Object.entries(kind.outputs)
-        .filter(([, output]) => output.secret)
-        .map(([key]) => key),
-    },
-  ]),
-);
+/** The native plugin's token of a kind type, e.g. `clusterform:cmassh:NodePool`. */
+export function tokenOf(type: string): string {
+  return `${PACKAGE}:${type}`;
+}
 
 /**
- * The kind of a type token.
+ * The kind type of a token (`clusterform:cmassh:Cluster` is `cmassh:Cluster`).
  * @throws Error naming the token and the tokens this release serves.
  */
-export function kindOf(token: string): NativeKind {
-  const kind = NATIVE_KINDS[token];
-  if (!kind) {
-    throw new Error(`clusterform: unknown resource type "${token}"; this plugin serves: ${Object.keys(NATIVE_KINDS).join(", ")}`);
+export function kindTypeOf(token: string): string {
+  const type = token.startsWith(`${PACKAGE}:`) ? token.slice(PACKAGE.length + 1) : "";
+  if (!isKindType(type)) {
+    throw new Error(`clusterform: unknown resource type "${token}"; this plugin serves: ${KIND_TYPES.map(tokenOf).join(", ")}`);
   }
-  return kind;
+  return type;
+}
+
+/** Outputs always returned secret (credentials the platform hands out), whatever the inputs were. */
+export function secretOutputsOf(kind: Kind): string[] {
+  return Object.entries(kind.outputs)
+    .filter(([, output]) => output.secret)
+    .map(([key]) => key);
 }

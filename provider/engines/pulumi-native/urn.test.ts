@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ownerMarker } from "../../core/naming";
-import { identityFromUrn, parseUrn } from "./urn";
+import { importIdentityOf } from "../../core/import";
+import { parseUrn } from "./urn";
 
 describe("identity from the URN", () => {
   const urn = "urn:pulumi:dev::shop::pulumi:pulumi:Stack$clusterform:cmassh:Cluster::prod::eu";
@@ -9,8 +10,8 @@ describe("identity from the URN", () => {
     expect(parseUrn(urn)).toEqual({ stack: "dev", project: "shop", type: "clusterform:cmassh:Cluster", name: "prod::eu" });
   });
 
-  it("derives the owner marker the dynamic SDK computes, the resource name and the URN", () => {
-    expect(identityFromUrn(urn)).toEqual({ owner: ownerMarker("shop", "dev", "prod::eu"), resourceName: "prod::eu", resourceUrn: urn });
+  it("gives the core the owner marker the dynamic SDK computes and the resource name (core/import.ts reads them)", () => {
+    expect(importIdentityOf(urn)).toEqual({ owner: ownerMarker("shop", "dev", "prod::eu"), resourceName: "prod::eu" });
   });
 
   it("refuses what is not a resource URN, naming it", () => {

@@ -1,4 +1,3 @@
-import { ownerMarker } from "../../core/naming";
 
 /** The parts of a resource URN the plugin needs. */
 export interface UrnParts {
@@ -21,11 +20,3 @@ export function parseUrn(urn: string): UrnParts {
   return { stack: parts[0].slice("urn:pulumi:".length), project: parts[1], type: qualified[qualified.length - 1], name: parts.slice(3).join("::") };
 }
 
-/**
- * The inputs the dynamic SDK adds on the program's side (sdk/internal/identity.ts), derived here
- * from the URN the engine sends: programs in any language never write them.
- */
-export function identityFromUrn(urn: string): { owner: string; resourceName: string; resourceUrn: string } {
-  const { project, stack, name } = parseUrn(urn);
-  return { owner: ownerMarker(project, stack, name), resourceName: name, resourceUrn: urn };
-}

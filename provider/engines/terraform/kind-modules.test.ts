@@ -1,19 +1,16 @@
-import * as path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Kind } from "../../definition/kind";
-import { KINDS } from "../../resources/kinds";
-import { KIND_MODULES, TYPE_NAMES } from "./kind-modules";
-import { terraformTypeName } from "./schema";
+import { KIND_TYPES, kindOf } from "../../kinds";
+import { loadKind, TYPE_NAMES, terraformTypeName } from "./kind-modules";
 
-describe("the kinds the provider loads one at a time", () => {
-  it("are exactly the kinds of this release, in KINDS' order", () => {
-    expect(TYPE_NAMES).toEqual(KINDS.map((k) => terraformTypeName(k.type)));
+describe("the Terraform types of this release", () => {
+  it("are exactly the kinds of this release, in their order, under their HCL names", () => {
+    expect(TYPE_NAMES).toEqual(KIND_TYPES.map(terraformTypeName));
+    expect(TYPE_NAMES).toContain("clusterform_vcluster_vcluster");
+    expect(TYPE_NAMES).toContain("clusterform_cmassh_node_pool");
   });
 
-  it("name, for each type, the module and export holding that kind's definition", async () => {
-    for (const [name, { module, exported }] of Object.entries(KIND_MODULES)) {
-      const kind = (await import(/* @vite-ignore */ path.join(__dirname, "..", "..", "resources", `${module}.ts`)))[exported] as Kind;
-      expect(kind, name).toBe(KINDS.find((k) => terraformTypeName(k.type) === name));
-    }
+  it("load, for each type, that kind's definition, and nothing for a type this release does not serve", async () => {
+    for (const type of KIND_TYPES) expect(await loadKind(terraformTypeName(type)), type).toBe(await kindOf(type));
+    expect(await loadKind("clusterform_nope")).toBeUndefined();
   });
 });

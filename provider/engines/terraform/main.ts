@@ -2,6 +2,9 @@
  * The entry point of `terraform-provider-clusterform`: started by tofu or terraform, never by hand.
  * Logs go to stderr (tofu shows them with TF_LOG=debug); stdout carries the handshake line only.
  */
+// First: the Node.js check runs before anything that needs a newer Node loads (its message goes to
+// stderr: stdout carries only the handshake line).
+import "../../../common/node-version";
 import { servePlugin } from "./server";
 
 servePlugin({

@@ -3,6 +3,8 @@
  * `clusterform-tofu-mirror <folder> [registry host]`: writes a filesystem mirror of terraform-provider-clusterform
  * and prints the CLI configuration that installs from it (`tofu init` then works offline).
  */
+// First: the Node.js check runs before anything that needs a newer Node loads.
+import "../../../common/node-version";
 import { mirrorCliConfig, writeMirror } from "./mirror";
 
 const target = process.argv[2];

@@ -1,11 +1,11 @@
 import type { ConfigReader } from "../../core/config";
-import { CONFIG_VARIABLES } from "../../definition/provider-config";
+import { CONFIG_VARIABLES } from "../../core/definition/provider-config";
 import type { CtyType, TfValue } from "./codec";
 import { attributeName } from "./schema";
 
 /**
  * The `provider "clusterform"` block: the provider's configuration variables (defined once in
- * provider/definition/provider-config.ts) in HCL names. An unset attribute falls back to the same
+ * provider/core/definition/provider-config.ts) in HCL names. An unset attribute falls back to the same
  * environment variable as with Pulumi, because the handlers read both through one ConfigReader.
  */
 export const PROVIDER_ATTRIBUTES = CONFIG_VARIABLES.map((c) => ({

@@ -1,15 +1,16 @@
 import type { ServiceImpl } from "@connectrpc/connect";
 import type { ConfigReader } from "../../core/config";
-import { handlerFor, type ResourceHandler } from "../../registry";
-import { importerFor } from "../../resources/imports";
-import "../../resources";
+import { PartialStateError, type Props, SILENT } from "../../core/contract";
+import type { Kind } from "../../core/definition/kind";
+import type { Core } from "../../core/runtime";
 import { type CtyType, decodeMsgpack, decodeStateJson, encodeMsgpack, type TfValue, UNKNOWN_VALUE } from "./codec";
 import { type Diagnostic, errorDiagnostic, failureDiagnostics } from "./diagnostics";
 import { PROVIDER_ATTRIBUTES, PROVIDER_TYPE, providerConfigReader } from "./provider-config";
 import { storedSchema } from "./schema-cache";
 import { TYPE_NAMES } from "./kind-modules";
+import { TERRAFORM_ENGINE } from "./engine";
 import { ctyOf, resourceType, resourceTypes, type TfAttribute, type TfResourceType } from "./schema";
-import { decodePrivate, encodePrivate, fromHandler, inputsOf, type Props, propsOf, stateOf, withIdentity } from "./state";
+import { decodePrivate, encodePrivate, fromHandler, holderOf, inputsOf, newHolder, planningHolder, propsOf, stateOf, withHolder, withIdentity } from "./state";
 import type { Stopper } from "./stopper";
 import type { Provider } from "../../../proto/gen/tfplugin6/tfplugin6_pb";
 
@@ -24,50 +25,31 @@ const stringAttribute = (name: string, description: string, sensitive: boolean) 
 });
 
 /**
- * The Terraform plugin protocol (v6) over the same handlers as the Pulumi providers: every check,
- * plan and platform operation is the handler's; this file only translates values and answers.
+ * The core of this provider process, loaded at the first call about a resource: tofu starts the
+ * provider several times per command, and many starts answer only the schema or a validation.
+ */
+function lazyCore(config: () => ConfigReader): () => Promise<Core> {
+  let loading: Promise<Core> | undefined;
+  return () =>
+    (loading ??= (async () => {
+      const [{ createCore }, { Holds, holdStoreFor }] = await Promise.all([import("../../core/runtime"), import("../../core/holds")]);
+      const holds = new Holds(TERRAFORM_ENGINE, holdStoreFor(TERRAFORM_ENGINE, "tofu"));
+      return createCore({ engine: TERRAFORM_ENGINE, holds, reporterFor: () => SILENT, config: { get: (key) => config().get(key) } });
+    })());
+}
+
+/**
+ * The Terraform plugin protocol (v6) over the core: every check, plan and platform operation is
+ * the core's; this file only translates values and answers.
  */
 export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Provider>> {
-  let config: ConfigReader = providerConfigReader(null);
-  const configured = new Set<string>();
   let schema: Record<string, unknown> | undefined;
-  /**
-   * Creates and deletes of one type and name run one after another, in the order tofu sent them.
-   * tofu runs a create at a resource's new address and the delete at its old one side by side (an
-   * address changed without a `moved` block): a create must not adopt an object a delete is
-   * removing at that moment, and that delete must see the create's answer (see {@link deleteOrKeep}).
-   */
-  const queues = new Map<string, Promise<unknown>>();
-  const inTurn = <T>(type: TfResourceType, props: Props, run: () => Promise<T>): Promise<T> => {
-    // The object's name (an imported object's identity names its type only); kinds without a name share one turn.
-    const named = type.nameField ? props[type.nameField] : undefined;
-    const name = typeof named === "string" ? named : typeof props.resourceName === "string" ? props.resourceName : "";
-    const key = `${type.name}\u0000${name}`;
-    const mine = (queues.get(key) ?? Promise.resolve())
-      .catch(() => undefined)
-      .then(() => {
-        stopper.throwIfStopped();
-        return run();
-      });
-    queues.set(key, mine);
-    const done = () => {
-      if (queues.get(key) === mine) queues.delete(key);
-    };
-    mine.then(done, done);
-    return mine;
-  };
-  const handler = async (type: TfResourceType): Promise<ResourceHandler> => {
-    const h = handlerFor(type.handlerType);
-    if (!configured.has(type.handlerType)) {
-      await h.configure(config);
-      configured.add(type.handlerType);
-    }
-    return h;
-  };
-  const typeOrError = (name: string): TfResourceType => {
-    const type = resourceType(name);
-    if (!type) throw new Error(`clusterform: unknown resource type "${name}"; this release serves: ${TYPE_NAMES.join(", ")}`);
-    return type;
+  let config: ConfigReader = providerConfigReader(null);
+  const theCore = lazyCore(() => config);
+  const typeOrError = async (name: string): Promise<{ type: TfResourceType; kind: Kind; core: Core }> => {
+    const found = await resourceType(name);
+    if (!found) throw new Error(`clusterform: unknown resource type "${name}"; this release serves: ${TYPE_NAMES.join(", ")}`);
+    return { ...found, core: await theCore() };
   };
   const dv = (value: TfValue, type: CtyType) => ({ msgpack: encodeMsgpack(value, type) });
   const read = (bytes: { msgpack: Uint8Array; json: Uint8Array } | undefined, type: CtyType): TfValue => {
@@ -88,24 +70,24 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
       serverCapabilities: { getProviderSchemaOptional: true },
       resources: TYPE_NAMES.map((typeName) => ({ typeName })),
     }),
-    getProviderSchema: () => guarded(async () => (schema ??= storedSchema() ?? providerSchema())),
+    getProviderSchema: () => guarded(async () => (schema ??= storedSchema() ?? (await providerSchema()))),
     validateProviderConfig: () => ({}),
     configureProvider: (req) =>
       guarded(async () => {
         config = providerConfigReader(read(req.config, PROVIDER_TYPE));
-        configured.clear();
         return {};
       }),
     validateResourceConfig: (req) =>
       guarded(async () => {
-        const type = typeOrError(req.typeName);
+        const { type, kind, core } = await typeOrError(req.typeName);
         const cfg = read(req.config, type.objectType) as TfObject;
-        const result = await (await handler(type)).check({}, withIdentity(type, inputsOf(type, cfg)));
-        return { diagnostics: failureDiagnostics(type, result.failures ?? []) };
+        const news = withIdentity(type, inputsOf(type, cfg));
+        const result = await core.check(kind, { holder: planningHolder(type, news), olds: {}, news });
+        return { diagnostics: failureDiagnostics(type, result.failures) };
       }),
     upgradeResourceState: (req) =>
       guarded(async () => {
-        const type = typeOrError(req.typeName);
+        const { type } = await typeOrError(req.typeName);
         const raw = req.rawState?.json;
         const value = raw && raw.length > 0 ? decodeStateJson(raw, type.objectType) : null;
         // Attributes this release no longer has are dropped by the typed decoding; new ones are null.
@@ -113,17 +95,17 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
       }),
     readResource: (req) =>
       guarded(async () => {
-        const type = typeOrError(req.typeName);
+        const { type, kind, core } = await typeOrError(req.typeName);
         const current = read(req.currentState, type.objectType) as TfObject | null;
         if (!current) return { newState: dv(null, type.objectType) };
-        const props = propsOf(type, current, decodePrivate(req.private));
-        const h = await handler(type);
-        const result = await h.read(String(current.id), props);
-        if (!result.id) return { newState: dv(null, type.objectType) };
-        const live = result.props ?? {};
+        const privateProps = decodePrivate(req.private);
+        const props = propsOf(type, current, privateProps);
+        const live = await core.read(kind, { holder: holderOf(type, privateProps, props), id: String(current.id), state: props });
+        if (!live) return { newState: dv(null, type.objectType) };
         // What the stored inputs normalize to: a value the platform reports in another form is not drift.
-        const normalized = (await h.check({}, withIdentity(type, inputsOf(type, current), props))).inputs as Props;
-        return { newState: dv(stateOf(type, result.id, live, current, normalized), type.objectType), private: encodePrivate(type, live) };
+        const stored = withIdentity(type, inputsOf(type, current), props);
+        const normalized = (await core.check(kind, { holder: holderOf(type, privateProps, props), olds: {}, news: stored })).inputs ?? stored;
+        return { newState: dv(stateOf(type, live.id, live.state, current, normalized), type.objectType), private: encodePrivate(type, withHolder(live.state, privateProps)) };
       }),
     planResourceChange: (req) => guarded(() => plan(req)),
     applyResourceChange: (req) =>
@@ -131,20 +113,20 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
         try {
           return await stopper.race(apply(req));
         } catch (err) {
-          return partialState(req.typeName, req.plannedState, err);
+          return partialState(req.typeName, req.plannedState, req.plannedPrivate, err);
         }
       }),
     importResourceState: (req) =>
       guarded(async () => {
-        const type = typeOrError(req.typeName);
+        const { type, kind, core } = await typeOrError(req.typeName);
         // The kind's import reads the object by id alone (only reads), with the identity a new
         // object of this type would get; a wrong id, a missing object or an unreachable platform
         // fails naming the kind, the id and its expected shape.
         const { owner, resourceName } = withIdentity(type, {}, {}) as { owner: string; resourceName: string };
-        const imported = await (await importerFor(type.handlerType)).importObject(req.id, { owner, resourceName }, config);
+        const imported = await core.import(kind, { id: req.id, identity: { owner, resourceName } });
         const live = imported.props;
         return {
-          importedResources: [{ typeName: type.name, state: dv(stateOf(type, imported.id, live), type.objectType), private: encodePrivate(type, live) }],
+          importedResources: [{ typeName: type.name, state: dv(stateOf(type, imported.id, live), type.objectType), private: encodePrivate(type, withHolder(live, {})) }],
         };
       }),
     stopProvider: () => {
@@ -158,31 +140,31 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
    * halfway): the error carries the object's id and properties, and tofu records them with the
    * error (a failed create as tainted, replaced by the next apply), so nothing is orphaned.
    */
-  function partialState(typeName: string, plannedState: { msgpack: Uint8Array; json: Uint8Array } | undefined, err: unknown) {
-    const partial = err as { id?: unknown; properties?: unknown };
-    if (!(err instanceof Error) || typeof partial.id !== "string" || partial.id === "" || typeof partial.properties !== "object" || partial.properties === null) throw err;
-    const type = typeOrError(typeName);
+  async function partialState(typeName: string, plannedState: { msgpack: Uint8Array; json: Uint8Array } | undefined, plannedPrivate: Uint8Array | undefined, err: unknown) {
+    if (!(err instanceof PartialStateError) || err.id === "") throw err;
+    const { type } = await typeOrError(typeName);
     const planned = read(plannedState, type.objectType) as TfObject | null;
-    const props = { ...(partial.properties as Props) };
+    const props = { ...err.properties };
     delete props.__provider;
     return {
-      newState: dv(stateOf(type, partial.id, props, planned ?? undefined), type.objectType),
-      private: encodePrivate(type, props),
+      newState: dv(stateOf(type, err.id, props, planned ?? undefined), type.objectType),
+      private: encodePrivate(type, withHolder(props, decodePrivate(plannedPrivate))),
       diagnostics: [errorDiagnostic(err)],
     };
   }
 
   async function plan(req: Parameters<NonNullable<ServiceImpl<typeof Provider>["planResourceChange"]>>[0]) {
-    const type = typeOrError(req.typeName);
+    const { type, kind, core } = await typeOrError(req.typeName);
     const proposed = read(req.proposedNewState, type.objectType) as TfObject | null;
     const prior = read(req.priorState, type.objectType) as TfObject | null;
     if (!proposed) return { plannedState: dv(null, type.objectType) };
-    const h = await handler(type);
     const priorPrivate = decodePrivate(req.priorPrivate);
     const olds = prior ? propsOf(type, prior, priorPrivate) : {};
-    const checked = await h.check(olds, withIdentity(type, inputsOf(type, proposed), priorPrivate));
-    if (checked.failures && checked.failures.length > 0) return { diagnostics: failureDiagnostics(type, checked.failures) };
-    const news = checked.inputs as Props;
+    const candidate = withIdentity(type, inputsOf(type, proposed), priorPrivate);
+    const holder = prior ? holderOf(type, priorPrivate, olds) : planningHolder(type, candidate);
+    const checked = await core.check(kind, { holder, olds, news: candidate });
+    if (!checked.inputs) return { diagnostics: failureDiagnostics(type, checked.failures) };
+    const news = checked.inputs;
     const planned: TfObject = { ...proposed };
     // Optional inputs the user left out take the value check() filled in (a default, a derived value).
     for (const attr of type.attributes) {
@@ -197,80 +179,74 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
       unknownOutputs(false);
       return { plannedState: dv(planned, type.objectType), plannedPrivate: req.priorPrivate };
     }
-    const diff = await h.diff(String(prior.id), olds, news);
-    const replaces = diff.replaces ?? [];
-    if (diff.changes) unknownOutputs(replaces.length === 0);
+    const diff = await core.diff(kind, { holder, id: String(prior.id), olds, news });
+    if (diff.changes) unknownOutputs(diff.replaces.length === 0);
     const requiresReplace = type.attributes
-      .filter((a) => replaces.includes(a.field))
+      .filter((a) => diff.replaces.includes(a.field))
       .map((a) => ({ steps: [{ selector: { case: "attributeName" as const, value: a.name } }] }));
     return { plannedState: dv(planned, type.objectType), requiresReplace, plannedPrivate: req.priorPrivate };
   }
 
   async function apply(req: Parameters<NonNullable<ServiceImpl<typeof Provider>["applyResourceChange"]>>[0]) {
-    const type = typeOrError(req.typeName);
+    const { type, kind, core } = await typeOrError(req.typeName);
     const planned = read(req.plannedState, type.objectType) as TfObject | null;
     const prior = read(req.priorState, type.objectType) as TfObject | null;
     const cfg = read(req.config, type.objectType) as TfObject | null;
-    const h = await handler(type);
     const priorPrivate = decodePrivate(req.plannedPrivate);
     if (!planned) {
-      const props = prior ? propsOf(type, prior, priorPrivate) : {};
-      const kept = prior ? await inTurn(type, props, () => deleteOrKeep(type, h, String(prior.id), props)) : [];
-      return { newState: dv(null, type.objectType), diagnostics: kept };
+      if (!prior) return { newState: dv(null, type.objectType) };
+      const props = propsOf(type, prior, priorPrivate);
+      stopper.throwIfStopped();
+      const deleted = await core.delete(kind, { holder: holderOf(type, priorPrivate, props), id: String(prior.id), state: props });
+      return { newState: dv(null, type.objectType), diagnostics: deleted.kept ? [keptWarning(type, String(prior.id))] : [] };
     }
     const olds = prior ? propsOf(type, prior, priorPrivate) : {};
     // The configuration's values are known now; check() normalizes them exactly as at plan time.
     const source = { ...planned, ...Object.fromEntries(Object.entries(cfg ?? {}).filter(([, v]) => v !== null)) };
-    const checked = await h.check(olds, withIdentity(type, inputsOf(type, source), prior ? priorPrivate : {}));
-    if (checked.failures && checked.failures.length > 0) return { diagnostics: failureDiagnostics(type, checked.failures) };
-    const news = checked.inputs as Props;
+    const candidate = withIdentity(type, inputsOf(type, source), prior ? priorPrivate : {});
+    // A new state entry gets a key of its own: what it adopts, no other entry of this apply may delete.
+    const holder = prior ? holderOf(type, priorPrivate, olds) : newHolder(type, candidate);
+    const checked = await core.check(kind, { holder, olds, news: candidate });
+    if (!checked.inputs) return { diagnostics: failureDiagnostics(type, checked.failures) };
+    const news = checked.inputs;
     let id: string;
-    let outs: Props;
+    let state: Props;
     if (!prior) {
-      const made = await inTurn(type, news, async () => {
-        try {
-          return await h.create(news);
-        } catch (err) {
-          throw withCreateAdvice(type, err);
-        }
-      });
-      id = made.id;
-      outs = made.outs ?? {};
+      stopper.throwIfStopped();
+      try {
+        ({ id, state } = await core.create(kind, { holder, inputs: news }));
+      } catch (err) {
+        throw withCreateAdvice(type, err);
+      }
     } else {
+      stopper.throwIfStopped();
       id = String(prior.id);
-      outs = (await h.update(id, olds, news)).outs ?? {};
+      ({ state } = await core.update(kind, { holder, id, olds, news }));
     }
-    const kept = { ...outs };
+    const kept = { ...state };
     delete kept.__provider;
-    return { newState: dv(stateOf(type, id, kept, planned), type.objectType), private: encodePrivate(type, kept) };
+    return { newState: dv(stateOf(type, id, kept, planned), type.objectType), private: encodePrivate(type, { ...kept, holder: holder.key }) };
   }
+}
 
-  /**
-   * Deletes the object, unless the handler keeps it: a create of this process adopted that very
-   * object (same name, same values that force replacement; provider/resources/replacement.ts,
-   * KeptObjects). tofu asks for a create first and then deletes the old object under
-   * `create_before_destroy` (with `-replace`, or a tainted object), and when a resource's address
-   * changed without a `moved` block (create the new address, destroy the old). Deleting it would
-   * leave the new state naming an object that is gone: it is kept, with a warning, and tofu forgets
-   * the old entry.
-   * @returns the warning, when the object was kept.
-   */
-  async function deleteOrKeep(type: TfResourceType, h: ResourceHandler, id: string, props: Props): Promise<Diagnostic[]> {
-    const result = await h.delete(id, props);
-    if (!result?.kept) return [];
-    return [
-      {
-        severity: 2,
-        summary: `clusterform: kept ${type.name} ${JSON.stringify(id)} instead of deleting it`,
-        detail:
-          `A create of this apply returned this very object: it found it under the name it was to create, made from the same values, and adopted it. ` +
-          `Deleting it now would leave the new state naming an object that is gone, so it was not deleted and tofu forgets only the old entry. ` +
-          `This happens with lifecycle { create_before_destroy = true } when a replacement keeps the name (tofu apply -replace, a tainted object), ` +
-          `and when a resource's address changes without a moved block. The object was not replaced: to replace it, remove create_before_destroy ` +
-          `(the old object is then destroyed first) or give the resource another name; to rename an address, add a moved block.`,
-      },
-    ];
-  }
+/**
+ * The warning of a delete the core kept: a create of this apply returned this very object (it found
+ * it under the name it was to create, made from the same values, and adopted it). tofu asks for a
+ * create first and then deletes the old object under `create_before_destroy` (with `-replace`, or a
+ * tainted object), and when a resource's address changed without a `moved` block (create the new
+ * address, destroy the old). Deleting it would leave the new state naming an object that is gone.
+ */
+function keptWarning(type: TfResourceType, id: string): Diagnostic {
+  return {
+    severity: 2,
+    summary: `clusterform: kept ${type.name} ${JSON.stringify(id)} instead of deleting it`,
+    detail:
+      `A create of this apply returned this very object: it found it under the name it was to create, made from the same values, and adopted it. ` +
+      `Deleting it now would leave the new state naming an object that is gone, so it was not deleted and tofu forgets only the old entry. ` +
+      `This happens with lifecycle { create_before_destroy = true } when a replacement keeps the name (tofu apply -replace, a tainted object), ` +
+      `and when a resource's address changes without a moved block. The object was not replaced: to replace it, remove create_before_destroy ` +
+      `(the old object is then destroyed first) or give the resource another name; to rename an address, add a moved block.`,
+  };
 }
 
 /**
@@ -290,7 +266,8 @@ function withCreateAdvice(type: TfResourceType, err: unknown): unknown {
 }
 
 /** GetProviderSchema's answer, from every kind's definition (the build stores it: schema-cache.ts). */
-export function providerSchema() {
+export async function providerSchema() {
+  const types = await resourceTypes();
   return {
     provider: {
       block: {
@@ -298,7 +275,7 @@ export function providerSchema() {
         description: "Endpoints and credentials; each unset attribute falls back to the environment variables the Pulumi provider reads.",
       },
     },
-    resourceSchemas: Object.fromEntries([...resourceTypes().values()].map((type) => [type.name, schemaOf(type)])),
+    resourceSchemas: Object.fromEntries([...types.values()].map((type) => [type.name, schemaOf(type)])),
     serverCapabilities: { getProviderSchemaOptional: true },
   };
 }

@@ -1,7 +1,12 @@
-import { describe, expect, it } from "vitest";
-import { KINDS } from "../../resources/kinds";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Kind } from "../../core/definition/kind";
+import { allKinds } from "../../kinds";
 import { buildResourceTypes, terraformTypeName } from "./schema";
 
+let KINDS: Kind[] = [];
+beforeAll(async () => {
+  KINDS = await allKinds();
+});
 const resourceTypes = () => buildResourceTypes(KINDS);
 
 describe("the Terraform schema derived from the field definitions", () => {

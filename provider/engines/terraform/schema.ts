@@ -1,10 +1,11 @@
-import type { Kind } from "../../definition/kind";
-import type { Field, TypeSpec } from "../../definition/values";
+import { SERVER_DEFAULT_SENTENCE } from "../../core/definition/describe";
+import type { Kind } from "../../core/definition/kind";
+import type { Field, TypeSpec } from "../../core/definition/values";
 import type { CtyType } from "./codec";
-import { loadKind, TYPE_NAMES } from "./kind-modules";
+import { loadKind, TYPE_NAMES, terraformTypeName } from "./kind-modules";
 
 /**
- * The Terraform schema, derived from the one definition of every field (provider/definition):
+ * The Terraform schema, derived from the one definition of every field (provider/core/definition):
  * names in snake_case (or the field's `names.terraform`), types, required / optional / computed,
  * sensitive, descriptions with the change policy, and which attributes force replacement.
  */
@@ -50,15 +51,9 @@ export interface TfResourceType {
   nameField?: string;
   /** Handler fields whose values are secrets (never written to the provider's private state). */
   secrets: readonly string[];
-  /** The kind's create adopts an object in use only when told (kind.ts ADOPT_IN_USE): tofu tells it. */
-  adoptsInUse: boolean;
 }
 
-/** `clusterform_` plus the kind in snake_case: `cmassh:NodePool` is `clusterform_cmassh_node_pool`. */
-export function terraformTypeName(kindType: string): string {
-  const [api, kind] = kindType.split(":");
-  return `clusterform_${api}_${snake(kind).replace(/^v_cluster$/, "vcluster")}`;
-}
+export { terraformTypeName };
 
 function snake(name: string): string {
   return name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/([A-Z])([A-Z][a-z])/g, "$1_$2").toLowerCase();
@@ -119,7 +114,8 @@ function describe(field: Field): string {
   const change =
     policy?.kind === "replace" ? " Changing it forces replacement." : policy?.kind === "update" ? ` Changed in place (${policy.operation}).` : "";
   const fallback = field.default ? ` Default: ${field.default}.` : "";
-  return `${field.description}${change}${fallback}`;
+  const kept = field.serverDefault ? ` ${SERVER_DEFAULT_SENTENCE}` : "";
+  return `${field.description}${change}${fallback}${kept}`;
 }
 
 function inputAttribute(key: string, field: Field): TfAttribute {
@@ -129,7 +125,7 @@ function inputAttribute(key: string, field: Field): TfAttribute {
     node: nodeOf(field.value.type),
     required: field.required,
     optional: !field.required,
-    computed: !field.required && field.computed === true,
+    computed: !field.required && (field.computed === true || field.serverDefault === true),
     sensitive: field.secret === true,
     description: describe(field),
     forcesReplacement: field.policy?.kind === "replace",
@@ -165,7 +161,6 @@ export function buildResourceType(kind: Kind): TfResourceType {
     objectType: ctyOf({ kind: "object", attributes }),
     nameField: Object.hasOwn(kind.allInputs, "name") ? "name" : undefined,
     secrets,
-    adoptsInUse: Object.hasOwn(kind.hidden, "adoptInUse"),
   };
 }
 
@@ -174,21 +169,22 @@ export function buildResourceTypes(kinds: readonly Kind[]): Map<string, TfResour
   return new Map(kinds.map((k) => buildResourceType(k)).map((t) => [t.name, t]));
 }
 
-const built = new Map<string, TfResourceType>();
+const built = new Map<string, { type: TfResourceType; kind: Kind }>();
 
-/** One resource type by Terraform name, or undefined; only its kind's definition loads (kind-modules.ts). */
-export function resourceType(name: string): TfResourceType | undefined {
-  let type = built.get(name);
-  if (!type) {
-    const kind = loadKind(name);
+/** One resource type by Terraform name, with its kind, or undefined; only its kind's definition loads (kind-modules.ts). */
+export async function resourceType(name: string): Promise<{ type: TfResourceType; kind: Kind } | undefined> {
+  let found = built.get(name);
+  if (!found) {
+    const kind = await loadKind(name);
     if (!kind) return undefined;
-    type = buildResourceType(kind);
-    built.set(name, type);
+    found = { type: buildResourceType(kind), kind };
+    built.set(name, found);
   }
-  return type;
+  return found;
 }
 
 /** Every resource type, by Terraform name: loads every kind's definition (GetProviderSchema needs them all). */
-export function resourceTypes(): Map<string, TfResourceType> {
-  return new Map(TYPE_NAMES.map((name) => [name, resourceType(name)!]));
+export async function resourceTypes(): Promise<Map<string, TfResourceType>> {
+  const all = await Promise.all(TYPE_NAMES.map(async (name) => [name, (await resourceType(name))!.type] as const));
+  return new Map(all);
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { KINDS } from "../../resources/kinds";
-import { buildResourceTypes } from "./schema";
+import { vclusterVCluster } from "../../kinds/vcluster/vcluster/kind";
+import { buildResourceType } from "./schema";
 import { withIdentity } from "./state";
 
-const vcluster = buildResourceTypes(KINDS).get("clusterform_vcluster_vcluster")!;
+const vcluster = buildResourceType(vclusterVCluster as never);
 const base = { name: "dev", namespace: "team-dev", isolationMode: "full", replicas: 1, labels: { a: "1", b: "2" } };
 
 describe("the identity a new object gets in HCL", () => {

@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+import type { Holder } from "../../core/engine";
 import { ownerMarker } from "../../core/naming";
 import { sortKeys } from "../../core/sort-keys";
 import { deepEqual } from "../../core/planner";
@@ -104,15 +106,42 @@ export function propsOf(type: TfResourceType, state: TfObject, privateProps: Pro
  * An existing object keeps the marker it was created with (from its private state).
  */
 export function withIdentity(type: TfResourceType, inputs: Props, previous: Props = {}): Props {
-  // tofu records the state when an apply ends: a killed apply's object may already be in use by
-  // another object that apply made, and is still this resource's to adopt (kind.ts ADOPT_IN_USE).
-  const late = type.adoptsInUse ? { adoptInUse: true } : {};
   if (typeof previous.owner === "string" && typeof previous.resourceName === "string") {
-    return { ...inputs, owner: previous.owner, resourceName: previous.resourceName, ...late };
+    return { ...inputs, owner: previous.owner, resourceName: previous.resourceName };
   }
   const name = type.nameField ? inputs[type.nameField] : undefined;
   const resourceName = typeof name === "string" && name !== "" && name !== UNKNOWN ? name : type.name.replace(/^clusterform_/, "");
-  return { ...inputs, owner: ownerMarker("terraform", type.name, `${resourceName}\u0000${replacingValues(type, inputs)}`), resourceName, ...late };
+  return { ...inputs, owner: ownerMarker("terraform", type.name, `${resourceName}\u0000${replacingValues(type, inputs)}`), resourceName };
+}
+
+/** How users know a state entry of this type: its type and the object's name. */
+function labelOf(type: TfResourceType, props: Props): string {
+  const name = props.resourceName;
+  return typeof name === "string" ? `${type.name} (${name})` : type.name;
+}
+
+/**
+ * The state entry (holder, core/holds.ts) a stored object belongs to: the key its private state
+ * keeps, or, for state written before keys were kept, its ownership marker.
+ */
+export function holderOf(type: TfResourceType, privateProps: Props, props: Props): Holder {
+  const key = typeof privateProps.holder === "string" ? privateProps.holder : `owner ${String(props.owner ?? privateProps.owner ?? "")}`;
+  return { key, label: labelOf(type, props) };
+}
+
+/** A new state entry (an apply's create): a key of its own, kept in its private state. */
+export function newHolder(type: TfResourceType, inputs: Props): Holder {
+  return { key: `entry ${randomUUID()}`, label: `the new ${labelOf(type, inputs)}` };
+}
+
+/** The entry a plan or validation of a new object speaks for: nothing is held while planning. */
+export function planningHolder(type: TfResourceType, inputs: Props): Holder {
+  return { key: `planned ${type.name} ${String(inputs.owner ?? "")}`, label: labelOf(type, inputs) };
+}
+
+/** Properties to keep in private state with the entry's holder key (when the entry has one). */
+export function withHolder(props: Props, privateProps: Props): Props {
+  return typeof privateProps.holder === "string" ? { ...props, holder: privateProps.holder } : props;
 }
 
 /** The values of the attributes that force replacement, in a stable text form (keys sorted). */

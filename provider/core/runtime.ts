@@ -1,0 +1,191 @@
+import type { ConfigReader } from "./config";
+import type { CheckOutcome, CreateContext, Created, Deleted, DiffOutcome, OperationContext, Props, Reporter, ResourceOperations } from "./contract";
+import { effectiveTimeouts } from "./deadline";
+import type { Kind } from "./definition/kind";
+import type { EngineTraits, Holder } from "./engine";
+import type { Holds } from "./holds";
+import { importObject, type ImportIdentity, type ImportResult } from "./import";
+import { planDiff } from "./planner";
+import { planLine, plannedCalls } from "./plan/announce";
+import { planUpdate } from "./plan/operation";
+import { replacementClash, replacementOrder, ReplacementGuard } from "./replacement";
+import { Turns } from "./turns";
+import { withUnreportedAdopted } from "./unreported";
+import { validateInputs } from "./validation";
+
+/** What an engine adapter gives the core once per provider process. */
+export interface CoreOptions {
+  readonly engine: EngineTraits;
+  /** The run's held objects (holds.ts), shared by every provider process of the run where the engine runs several. */
+  readonly holds: Holds;
+  /** Where an operation's progress and warnings for one resource go; a silent one where the engine shows none. */
+  reporterFor(holder: Holder | undefined): Reporter;
+  /** The configuration until {@link Core.configure} gives another. @default nothing set */
+  readonly config?: ConfigReader;
+}
+
+/** A change's request: one resource (state entry) of one kind. */
+interface Request {
+  readonly holder: Holder;
+}
+
+/** The core serving every kind to one engine in one provider process (see docs/design.md). */
+export interface Core {
+  /** The provider configuration (endpoints, credentials), read at each call. */
+  configure(config: ConfigReader): void;
+  readonly engine: EngineTraits;
+  /** Validates and completes inputs; never calls the platform. `olds` are empty for a resource the engine will create. */
+  check(kind: Kind, req: Request & { olds: Props; news: Props }): Promise<CheckOutcome>;
+  /**
+   * Plans a change of object `id`; never calls the platform. `deleteFirst` is the program's order
+   * where the engine lets the program state it (`replaceOrder: "program"`).
+   */
+  diff(kind: Kind, req: Request & { id: string; olds: Props; news: Props; deleteFirst?: boolean }): Promise<DiffOutcome>;
+  /** Creates the object (or adopts what an interrupted create of this resource left). `timeoutSeconds`: the engine's own limit, if any. */
+  create(kind: Kind, req: Request & { inputs: Props; deleteFirst?: boolean; timeoutSeconds?: number }): Promise<Created>;
+  /** Reads the live object; undefined when it is gone. */
+  read(kind: Kind, req: Request & { id: string; state: Props }): Promise<Created | undefined>;
+  /** Carries out the planned in-place update. */
+  update(kind: Kind, req: Request & { id: string; olds: Props; news: Props; timeoutSeconds?: number }): Promise<{ state: Props }>;
+  /** Deletes the object, or keeps it when another entry (or this entry's live copy) holds it: holds.ts. */
+  delete(kind: Kind, req: Request & { id: string; state: Props; timeoutSeconds?: number }): Promise<Deleted>;
+  /**
+   * Reads an existing object by its import id, as program inputs and state; only reads. The
+   * importing entry (`holder`, when the engine names it) holds the object from then on in this run.
+   */
+  import(kind: Kind, req: { id: string; identity: ImportIdentity; holder?: Holder }): Promise<ImportResult>;
+}
+
+/** The core of one provider process. */
+export function createCore(options: CoreOptions): Core {
+  const { engine, holds } = options;
+  let config: ConfigReader = options.config ?? { get: () => undefined };
+  const reader: ConfigReader = { get: (key) => config.get(key) };
+  const guard = new ReplacementGuard();
+  const turns = new Turns();
+  const contextFor = (holder: Holder | undefined): OperationContext => ({ config: reader, report: options.reporterFor(holder) });
+  const operationsOf = <I>(kind: Kind) => kind.operations() as Promise<ResourceOperations<I>>;
+  /**
+   * Creates and deletes of one object (one name) run in turn in this process: a second create of a
+   * name then finds the first's object and meets the adoption rules (holds.ts), and a create never
+   * adopts what a delete is removing at that moment (OpenTofu runs both side by side).
+   */
+  const inTurn = <T>(kind: Kind, props: Props, run: () => Promise<T>): Promise<T> => turns.run(`${kind.type}\u0000${turnName(kind, props)}`, run);
+
+  const core: Core = {
+    engine,
+    configure(c) {
+      config = c;
+    },
+
+    async check(kind, { holder, olds, news }) {
+      const result = validateInputs(kind.schema, news);
+      if (!result.inputs) return { failures: result.failures };
+      const updating = Object.keys(olds).length > 0;
+      const inputs = kind.complete ? kind.complete(olds, result.inputs as Props, kind) : (result.inputs as Props);
+      if (updating) guard.remember(holder, kind.identity(olds));
+      else holds.checkedAsNew(holder);
+      const failures = kind.checkChange && updating ? kind.checkChange(olds, inputs) : [];
+      return failures.length > 0 ? { failures } : { inputs, failures: [] };
+    },
+
+    async diff(kind, { holder, id, olds, news, deleteFirst }) {
+      const before = withUnreportedAdopted(olds, news);
+      const plan = planDiff(kind.policies, before, news);
+      let outcome: DiffOutcome;
+      if (plan.replaces.length === 0) {
+        const twice = holds.diffed(holder, kind.type, id, false);
+        if (twice) await options.reporterFor(holder).warn(twice);
+        guard.planned(holder, undefined);
+        const operations = plan.changes ? planUpdate(kind.policies, kind.planner, olds, news, id).operations : [];
+        outcome = { changes: plan.changes, replaces: [], deleteFirst: false, operations };
+      } else {
+        const identities = { before: kind.identity(olds), after: kind.identity(news) };
+        const order = replacementOrder(engine.replaceOrder, kind.replaceOrder, identities, deleteFirst);
+        if (order === "clash") throw replacementClash(identities.before!, plan.replaces);
+        guard.planned(holder, order);
+        holds.diffed(holder, kind.type, id, true);
+        const operations = plannedCalls(kind, "replace", id, olds, news, order);
+        outcome = { changes: true, replaces: plan.replaces, deleteFirst: order === "delete-first", operations };
+      }
+      const line = planLine(outcome, plan.replaces);
+      // The plan is a courtesy on the row; the answer stands whatever becomes of it.
+      if (line) await options.reporterFor(holder).note(line).catch(() => undefined);
+      return outcome;
+    },
+
+    async create(kind, { holder, inputs, deleteFirst, timeoutSeconds }) {
+      const ops = await operationsOf(kind);
+      const order = guard.orderOf(holder, engine.replaceOrder, deleteFirst);
+      let adopted = false;
+      const ctx: CreateContext = {
+        ...contextFor(holder),
+        adoptInUse: engine.recordsStateAtEnd,
+        confirmAdoption(operation, found) {
+          guard.confirmAdoption(holder, order, operation, found.identity);
+          holds.beforeAdopting(holder, kind.type, found.id, operation);
+          adopted = true;
+        },
+        adopting(operation, id) {
+          holds.beforeAdopting(holder, kind.type, id, operation);
+          adopted = true;
+        },
+      };
+      const running = effectiveTimeouts(inputs, "create", timeoutSeconds);
+      const { id, outs } = await inTurn(kind, inputs, () => ops.create(ctx, running));
+      holds.created(holder, kind.type, id, adopted);
+      return { id, state: withOwnTimeouts({ ...inputs, ...outs }, inputs.timeouts) };
+    },
+
+    async read(kind, { holder, id, state }) {
+      const ops = await operationsOf(kind);
+      const live = await ops.read(contextFor(holder), id, state);
+      return live ? { id, state: { ...state, ...live } } : undefined;
+    },
+
+    async update(kind, { holder, id, olds, news, timeoutSeconds }) {
+      const ops = await operationsOf(kind);
+      const plan = planUpdate(kind.policies, kind.planner, olds, news, id);
+      const outs = await ops.update(contextFor(holder), id, olds, effectiveTimeouts(news, "update", timeoutSeconds), plan);
+      return { state: withOwnTimeouts({ ...news, ...outs }, news.timeouts) };
+    },
+
+    async delete(kind, { holder, id, state, timeoutSeconds }) {
+      const ctx = contextFor(holder);
+      return inTurn(kind, state, async () => {
+        const reason = holds.reasonToKeep(holder, kind.type, id);
+        if (reason !== undefined) {
+          await ctx.report.warn(reason);
+          return { kept: reason };
+        }
+        const ops = await operationsOf(kind);
+        await ops.delete(ctx, id, effectiveTimeouts(state, "delete", timeoutSeconds));
+        holds.deleted(kind.type, id);
+        return {};
+      });
+    },
+
+    async import(kind, { id, identity, holder }) {
+      const importer = await kind.importer();
+      const checking = holder ?? { key: `import ${kind.type} ${id}`, label: `the import of ${id}` };
+      const check = (olds: Props, news: Props) => core.check(kind, { holder: checking, olds, news });
+      const imported = await importObject(kind, importer, id, identity, { config: reader, report: options.reporterFor(holder) }, check);
+      if (holder) holds.created(holder, kind.type, imported.id, true);
+      return imported;
+    },
+  };
+  return core;
+}
+
+/** The name creates and deletes of one object take turns by: the object's own name where the kind has one. */
+function turnName(kind: Kind, props: Props): string {
+  const named = Object.hasOwn(kind.allInputs, "name") ? props.name : undefined;
+  if (typeof named === "string") return named;
+  return typeof props.resourceName === "string" ? props.resourceName : "";
+}
+
+/** `state` with the user's own `timeouts` (not the effective ones an operation ran with). */
+function withOwnTimeouts(state: Props, timeouts: unknown): Props {
+  const { timeouts: _ran, ...rest } = state;
+  return timeouts === undefined ? rest : { ...rest, timeouts };
+}

@@ -1,0 +1,234 @@
+import * as grpc from "@grpc/grpc-js";
+import type * as pulumi from "@pulumi/pulumi";
+import * as providerServer from "@pulumi/pulumi/provider";
+import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as pb from "@pulumi/pulumi/proto/provider_pb";
+import { Status } from "@pulumi/pulumi/proto/status_pb";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { type NativePlugin, nativePlugin } from "./provider";
+import { SECRET_SIG, SIG_KEY } from "./secrets";
+import { installServerHooks } from "./server-hooks";
+import { parseUrn } from "./urn";
+
+/*
+ * The plugin's real gRPC ResourceProvider service in this process (test helper, not built into the
+ * package): `@pulumi/pulumi/provider`'s server with the plugin's request hooks, as main.ts serves
+ * it, called through a grpc-js client of Pulumi's generated ResourceProvider stubs.
+ *
+ * The engine starts one plugin process per run (`pulumi up`, `pulumi destroy`); the package's server
+ * can be started once per process. So the one server of a test file hands each request to the
+ * plugin (nativePlugin: a core of its own) of its stack's current run, by the URN's stack: a test
+ * begins a run with {@link NativeServer.newRun}, which sends Configure as the engine does.
+ */
+
+type Props = Record<string, unknown>;
+type Provider = pulumi.provider.Provider;
+
+/** A value wrapped as the engine wraps a secret. */
+export function secret(value: unknown): Props {
+  return { [SIG_KEY]: SECRET_SIG, value };
+}
+
+/** A protobuf Struct of plain values (what the engine sends as properties). */
+export function struct(props: Props): Struct {
+  return Struct.fromJavaScript(props as Parameters<typeof Struct.fromJavaScript>[0]);
+}
+
+/** The plugin's service as the engine calls it, one promise per RPC. */
+export interface NativeServer {
+  /** Starts a run of `stack`: a new plugin process's provider for that stack's URNs, configured by a Configure request with `args`. */
+  newRun(stack: string, args: Props): Promise<void>;
+  check(urn: string, olds: Props, news: Props): Promise<pb.CheckResponse>;
+  diff(req: { id: string; urn: string; olds: Props; news: Props; oldInputs: Props }): Promise<pb.DiffResponse>;
+  create(urn: string, properties: Props, timeoutSeconds: number): Promise<pb.CreateResponse>;
+  /** Read: refresh with the state's properties and inputs, or import without them. */
+  read(id: string, urn: string, state?: { properties: Props; inputs: Props }): Promise<pb.ReadResponse>;
+  update(req: { id: string; urn: string; olds: Props; news: Props; oldInputs: Props; timeoutSeconds: number }): Promise<pb.UpdateResponse>;
+  delete(req: { id: string; urn: string; properties: Props; oldInputs: Props; timeoutSeconds: number }): Promise<void>;
+  checkConfig(urn: string, news: Props): Promise<pb.CheckResponse>;
+  cancel(): Promise<void>;
+  close(): void;
+}
+
+/** Calls one unary RPC of the client. */
+function unary<Req, Res>(fn: (req: Req, callback: (err: grpc.ServiceError | null, res: Res) => void) => unknown, req: Req): Promise<Res> {
+  return new Promise((resolve, reject) => {
+    fn(req, (err, res) => (err ? reject(err) : resolve(res)));
+  });
+}
+
+/** The provider `main` serves: each call goes to the plugin of the URN's stack's current run. */
+function routing(runs: Map<string, NativePlugin>): Provider {
+  const of = (urn: string): Provider => {
+    const plugin = runs.get(parseUrn(urn).stack);
+    if (!plugin) throw new Error(`test harness: no run started for the stack of ${urn}`);
+    return plugin.provider;
+  };
+  // Each method hands over synchronously: the plugin reads the request hooks' values in the same turn.
+  return {
+    version: "0.0.0-test",
+    getSchema: async () => "{}",
+    check: (urn, olds, news) => of(urn).check!(urn, olds, news),
+    diff: (id, urn, olds, news) => of(urn).diff!(id, urn, olds, news),
+    create: (urn, inputs) => of(urn).create!(urn, inputs),
+    read: (id, urn, props) => of(urn).read!(id, urn, props),
+    update: (id, urn, olds, news) => of(urn).update!(id, urn, olds, news),
+    delete: (id, urn, props) => of(urn).delete!(id, urn, props),
+  };
+}
+
+let started: Promise<NativeServer> | undefined;
+
+/**
+ * Serves the plugin's ResourceProvider service on 127.0.0.1 in this process (once per test file:
+ * `@pulumi/pulumi/provider`'s `main` serves once per process) and connects a client to it.
+ */
+export function startNativeServer(): Promise<NativeServer> {
+  started ??= serve();
+  return started;
+}
+
+async function serve(): Promise<NativeServer> {
+  const runs = new Map<string, NativePlugin>();
+  const base = nativePlugin("0.0.0-test", async () => "{}");
+  // The plugin newRun is starting: the Configure it sends is that plugin's (runs start one at a time).
+  let starting: NativePlugin | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+  installServerHooks({
+    configure: (req) => starting?.hooks.configure(req),
+    checkConfig: (olds, news) => base.hooks.checkConfig(olds, news),
+    cancel: () => base.hooks.cancel(),
+  });
+  // The server `main` builds, to close it at the end, and the port it prints.
+  const hooked = grpc.Server.prototype.addService;
+  let server: grpc.Server | undefined;
+  grpc.Server.prototype.addService = function (this: grpc.Server, ...args: Parameters<typeof hooked>) {
+    server = this;
+    return hooked.apply(this, args);
+  };
+  const print = console.log;
+  let port = "";
+  console.log = (...args: unknown[]) => {
+    if (port === "" && /^\d+$/.test(String(args[0]))) port = String(args[0]);
+    else print(...args);
+  };
+  try {
+    await providerServer.main(routing(runs), []);
+  } finally {
+    console.log = print;
+    grpc.Server.prototype.addService = hooked;
+  }
+  if (port === "" || !server) throw new Error("test harness: the package's server did not start (main serves once per process)");
+  const client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  const call = <Req, Res>(method: (req: Req, cb: (err: grpc.ServiceError | null, res: Res) => void) => unknown, req: Req) => unary<Req, Res>(method.bind(client), req);
+
+  return {
+    newRun(stack, args) {
+      const start = async () => {
+        const plugin = nativePlugin("0.0.0-test", async () => "{}");
+        starting = plugin;
+        const req = new pb.ConfigureRequest();
+        req.setArgs(struct(args));
+        req.setAcceptsecrets(true);
+        req.setAcceptresources(true);
+        await call(client.configure, req);
+        runs.set(stack, plugin);
+        starting = undefined;
+      };
+      const started = queue.then(start);
+      queue = started.catch(() => undefined);
+      return started;
+    },
+    check: (urn, olds, news) => {
+      const req = new pb.CheckRequest();
+      req.setUrn(urn);
+      req.setOlds(struct(olds));
+      req.setNews(struct(news));
+      req.setRandomseed(new Uint8Array(32).fill(7));
+      return call(client.check, req);
+    },
+    diff: ({ id, urn, olds, news, oldInputs }) => {
+      const req = new pb.DiffRequest();
+      req.setId(id);
+      req.setUrn(urn);
+      req.setOlds(struct(olds));
+      req.setNews(struct(news));
+      req.setOldInputs(struct(oldInputs));
+      return call(client.diff, req);
+    },
+    create: (urn, properties, timeoutSeconds) => {
+      const req = new pb.CreateRequest();
+      req.setUrn(urn);
+      req.setProperties(struct(properties));
+      req.setTimeout(timeoutSeconds);
+      return call(client.create, req);
+    },
+    read: (id, urn, state) => {
+      const req = new pb.ReadRequest();
+      req.setId(id);
+      req.setUrn(urn);
+      if (state) {
+        req.setProperties(struct(state.properties));
+        req.setInputs(struct(state.inputs));
+      }
+      return call(client.read, req);
+    },
+    update: ({ id, urn, olds, news, oldInputs, timeoutSeconds }) => {
+      const req = new pb.UpdateRequest();
+      req.setId(id);
+      req.setUrn(urn);
+      req.setOlds(struct(olds));
+      req.setNews(struct(news));
+      req.setOldInputs(struct(oldInputs));
+      req.setTimeout(timeoutSeconds);
+      return call(client.update, req);
+    },
+    delete: async ({ id, urn, properties, oldInputs, timeoutSeconds }) => {
+      const req = new pb.DeleteRequest();
+      req.setId(id);
+      req.setUrn(urn);
+      req.setProperties(struct(properties));
+      req.setOldInputs(struct(oldInputs));
+      req.setTimeout(timeoutSeconds);
+      await call(client.delete, req);
+    },
+    checkConfig: (urn, news) => {
+      const req = new pb.CheckRequest();
+      req.setUrn(urn);
+      req.setOlds(struct({}));
+      req.setNews(struct(news));
+      return call(client.checkConfig, req);
+    },
+    cancel: async () => {
+      await call(client.cancel, new Empty());
+    },
+    close: () => {
+      client.close();
+      server?.forceShutdown();
+    },
+  };
+}
+
+/** The properties of a response's Struct as plain values (secrets stay wrapped, as the engine keeps them). */
+export function propsOf(s: Struct | undefined): Props {
+  return (s?.toJavaScript() ?? {}) as Props;
+}
+
+/**
+ * The object a failed Create or Update reports as created (ErrorResourceInitFailed in the status
+ * details): the engine records it with these properties. Undefined when the error carries none.
+ */
+export function initFailureOf(err: grpc.ServiceError): { id: string; properties: Props; reasons: string[] } | undefined {
+  const [bytes] = err.metadata?.get("grpc-status-details-bin") ?? [];
+  if (!bytes) return undefined;
+  const status = Status.deserializeBinary(typeof bytes === "string" ? Buffer.from(bytes, "base64") : bytes);
+  const detail = status.getDetailsList().find((d) => d.getTypeName() === "pulumirpc.ErrorResourceInitFailed");
+  const failed = detail?.unpack(pb.ErrorResourceInitFailed.deserializeBinary, "pulumirpc.ErrorResourceInitFailed");
+  return failed ? { id: failed.getId(), properties: propsOf(failed.getProperties()), reasons: failed.getReasonsList() } : undefined;
+}
+
+/** The failures of a Check response, as `{ property, reason }`. */
+export function failuresOf(res: pb.CheckResponse): { property: string; reason: string }[] {
+  return res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() }));
+}

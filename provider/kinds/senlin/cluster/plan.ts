@@ -1,0 +1,57 @@
+import type { KindPlanner, PlannedOperation } from "../../../core/plan/operation";
+import { op } from "../../../core/plan/operation";
+import { planPolicies } from "./policy-set";
+import type { PolicyBinding } from "./schema";
+
+/** The fields one PATCH (UpdateCluster) sends, in the order the patch lists them. */
+const PATCHED = ["name", "profile", "profileOnly", "timeout", "metadata", "config"] as const;
+
+const bindings = (v: unknown): PolicyBinding[] => (Array.isArray(v) ? (v as PolicyBinding[]) : []);
+
+/** The policy actions from one binding set to another: detaches, attaches, then `enabled` updates. */
+function policyCalls(id: string | undefined, from: PolicyBinding[], to: PolicyBinding[]): PlannedOperation[] {
+  const changes = planPolicies(from, to.map((b) => ({ policy: b.policy, enabled: b.enabled ?? true })));
+  return [
+    ...changes.detach.map((policy) => op("DetachClusterPolicy", id, { policy }, `detaches policy ${policy}`)),
+    ...changes.attach.map((b) => op("AttachClusterPolicy", id, { policy: b.policy, enabled: b.enabled }, `attaches policy ${b.policy}${b.enabled ? "" : " (disabled)"}`)),
+    ...changes.update.map((b) => op("UpdateClusterPolicy", id, { policy: b.policy, enabled: b.enabled }, `${b.enabled ? "enables" : "disables"} policy ${b.policy}`)),
+  ];
+}
+
+/**
+ * Senlin clusters change in place only, in the order `update` runs them: one PATCH
+ * (UpdateCluster) for the fields it carries, one EXACT_CAPACITY resize for the three sizes, then
+ * the policy actions.
+ */
+export const clusterPlanner: KindPlanner = {
+  update(olds, news, diff, id) {
+    const operations = new Set(diff.updates.map((u) => u.operation));
+    const calls: PlannedOperation[] = [];
+    if (operations.has("UpdateCluster")) {
+      const fields = PATCHED.filter((f) => diff.updates.some((u) => u.field === f));
+      const profile = fields.includes("profile");
+      const summary = profile ? `rolls every node onto profile ${news.profile} (Senlin's rolling update)` : `updates ${fields.join(", ")}`;
+      // A new profile is sent with `profileOnly` (whether existing nodes keep theirs), changed or not.
+      const sent = profile && !fields.includes("profileOnly") ? [...fields, "profileOnly" as const] : fields;
+      calls.push(op("UpdateCluster", id, Object.fromEntries(sent.map((f) => [f, news[f]])), summary, profile && news.profileOnly !== true ? ["restarts"] : []));
+    }
+    if (operations.has("ResizeCluster")) {
+      const [from, to] = [olds.desiredCapacity, news.desiredCapacity];
+      const fewer = typeof from === "number" && typeof to === "number" && to < from;
+      const args = { adjustmentType: "EXACT_CAPACITY", number: to, minSize: news.minSize, maxSize: news.maxSize };
+      calls.push(op("ResizeCluster", id, args, `resizes to ${to} node(s) (was ${from}), bounds ${news.minSize}..${news.maxSize}`, fewer ? ["capacity-removed"] : []));
+    }
+    if (operations.has("ClusterPolicies")) calls.push(...policyCalls(id, bindings(olds.policies), bindings(news.policies)));
+    return calls;
+  },
+  create: (news) => [
+    op("CreateCluster", undefined, { profile: news.profile, desiredCapacity: news.desiredCapacity, minSize: news.minSize, maxSize: news.maxSize }, `creates a cluster of ${news.desiredCapacity} node(s) from profile ${news.profile}`),
+    ...policyCalls(undefined, [], bindings(news.policies)),
+  ],
+  delete: (olds, id) => {
+    return [
+      ...bindings(olds.policies).map((b) => op("DetachClusterPolicy", id, { policy: b.policy }, `detaches policy ${b.policy}`)),
+      op("DeleteCluster", id, {}, `deletes the cluster and its ${olds.desiredCapacity ?? "?"} node(s)`, ["deletes", "capacity-removed"]),
+    ];
+  },
+};
