@@ -34,7 +34,14 @@ async function planeToken(url: string): Promise<string> {
   return response.headers.get("x-subject-token") ?? "";
 }
 
-function compared(step: Step, o: Observation): unknown {
+function compared(step: Step, observed: Observation): unknown {
+  const o = structuredClone(observed);
+  for (const path of step.unordered ?? []) {
+    const keys = path.split(".");
+    const parent = keys.slice(0, -1).reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], o) as Record<string, unknown> | undefined;
+    const list = parent?.[keys.at(-1)!];
+    if (Array.isArray(list)) parent![keys.at(-1)!] = [...list].sort();
+  }
   if (step.compare === "status") return { status: o.status };
   if (step.compare === "shape") return { status: o.status, headers: o.headers, body: shapeOf(o.body) };
   return o;
