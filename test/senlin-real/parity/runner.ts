@@ -25,8 +25,12 @@ export interface Observation {
 
 /** Terminal action statuses. */
 const ENDED = new Set(["SUCCEEDED", "FAILED", "CANCELLED"]);
-/** How long one action may take on either server (the real one's fake Nova servers take seconds). */
-const ACTION_TIMEOUT_MS = 120_000;
+/**
+ * How long one action may take on either server. The real one's fake Nova servers take seconds, but
+ * on a loaded machine its conductor may not answer for a while (its RPC timeout is 180 s): a poll
+ * that gets no action keeps polling until this runs out.
+ */
+const ACTION_TIMEOUT_MS = 300_000;
 
 function fill(template: string, vars: Record<string, string>): string {
   return template.replace(/\{\{(\w+)\}\}/g, (_m, name: string) => {
