@@ -1,6 +1,9 @@
 import type { AuditLog } from "./audit";
+import { assertChaosSeed } from "./chaos";
 import { type FaultRegistry, FaultValidationError, type KnownOperations, parseFault } from "./faults";
 import { type HttpRequest, type HttpResponse, type RouteHandler, readBody, sendJson } from "./http-json";
+import { StateFileError } from "./state-file";
+import type { World } from "./world";
 
 /** Everything the admin API exposes. */
 export interface AdminDeps {
@@ -14,7 +17,12 @@ export interface AdminDeps {
   views: Readonly<Record<string, () => unknown>>;
   /** Admin actions by path and HTTP method; each gets the JSON body (or undefined) and answers JSON. @default {} */
   actions?: Readonly<Record<string, Readonly<Record<string, (body: unknown, url: URL) => unknown | Promise<unknown>>>>>;
+  /** Save, load and reset of the whole plane. @default none: those routes answer 404 */
+  world?: World;
 }
+
+/** The largest saved plane `PUT /_local/state` accepts: a full audit log is some tens of MB. */
+const MAX_STATE_BYTES = 1024 * 1024 * 1024;
 
 type AdminAction = (req: HttpRequest, res: HttpResponse, url: URL) => Promise<void> | void;
 
@@ -57,18 +65,58 @@ function adminRoutes(deps: AdminDeps): Map<string, Record<string, AdminAction>> 
     [
       "/_local/faults",
       {
-        GET: (_req, res) => sendJson(res, 200, { faults: deps.faults.list() }),
+        GET: (_req, res) => sendJson(res, 200, { faults: deps.faults.list(), seed: deps.faults.chaos.seed }),
         POST: async (req, res) => {
           const fault = deps.faults.add(parseFault(await readJsonBody(req), deps.knownOperations, deps.extraActions));
           sendJson(res, 200, { id: fault.id });
         },
-        DELETE: (_req, res) => {
-          deps.faults.clear();
+        DELETE: (_req, res, url) => {
+          const id = url.searchParams.get("id");
+          if (id === null) deps.faults.clear();
+          else if (!deps.faults.remove(id)) throw new BadRequest(`no fault with id "${id}"`);
           sendJson(res, 200, {});
         },
       },
     ],
+    [
+      "/_local/faults/seed",
+      {
+        POST: async (req, res) => {
+          const seed = ((await readJsonBody(req)) as { seed?: unknown } | undefined)?.seed;
+          try {
+            assertChaosSeed(seed);
+          } catch (error) {
+            throw new BadRequest(`invalid body: field "seed": ${(error as Error).message}`);
+          }
+          deps.faults.chaos.reseed(seed);
+          sendJson(res, 200, { seed });
+        },
+      },
+    ],
   ]);
+  const world = deps.world;
+  if (world) {
+    routes.set("/_local/state", {
+      GET: (_req, res) => sendJson(res, 200, world.save()),
+      PUT: async (req, res) => {
+        const text = await readBody(req, MAX_STATE_BYTES);
+        let doc: unknown;
+        try {
+          doc = JSON.parse(text);
+        } catch {
+          throw new BadRequest("invalid saved state: not JSON");
+        }
+        await world.load(doc);
+        sendJson(res, 200, {});
+      },
+    });
+    routes.set("/_local/reset", {
+      POST: async (_req, res) => {
+        await world.reset();
+        sendJson(res, 200, {});
+      },
+    });
+  }
   for (const [path, view] of Object.entries(deps.views)) {
     routes.set(path, { GET: (_req, res) => sendJson(res, 200, view()) });
   }
@@ -101,7 +149,7 @@ export function createAdminHandler(deps: AdminDeps): RouteHandler {
     try {
       await action(req, res, url);
     } catch (error) {
-      if (!(error instanceof BadRequest || error instanceof FaultValidationError)) throw error;
+      if (!(error instanceof BadRequest || error instanceof FaultValidationError || error instanceof StateFileError)) throw error;
       sendJson(res, 400, { error: error.message });
     }
     return true;

@@ -82,6 +82,10 @@ export interface AuditLog {
   record(entry: Omit<AuditEntry, "seq">): AuditEntry;
   /** Retained entries with `seq` greater than `since`, ascending. */
   listSince(since: number): AuditEntry[];
+  /** The newest `count` retained entries, ascending. */
+  tail(count: number): AuditEntry[];
+  /** Reads the log's bounds again after its table was replaced (a saved plane loaded, a reset). */
+  reload(): void;
 }
 
 interface AuditRow {
@@ -126,7 +130,8 @@ export function createAuditLog(db: DatabaseSync, opts: AuditLogOptions = {}): Au
   );
   const select = db.prepare("SELECT * FROM audit WHERE seq > ? ORDER BY seq");
   const trim = db.prepare("DELETE FROM audit WHERE seq <= ?");
-  const bounds = db.prepare("SELECT MIN(seq) AS oldest, MAX(seq) AS newest FROM audit").get() as { oldest: number | null; newest: number | null };
+  const readBounds = () => db.prepare("SELECT MIN(seq) AS oldest, MAX(seq) AS newest FROM audit").get() as { oldest: number | null; newest: number | null };
+  const bounds = readBounds();
   // Rows are only ever deleted from the old end, so the oldest retained seq tracks what a trim may delete.
   let oldest = bounds.oldest;
   const trimUpTo = (newest: number, minimum: number): void => {
@@ -146,17 +151,27 @@ export function createAuditLog(db: DatabaseSync, opts: AuditLogOptions = {}): Au
       const { request: _sent, ...rest } = entry;
       return { seq, ...rest, ...(kept === null ? {} : { request: JSON.parse(kept) }) };
     },
-    listSince(since) {
-      return (select.all(since) as unknown as AuditRow[]).map((row) => ({
-        seq: row.seq,
-        time: row.time,
-        api: row.api,
-        operation: row.operation,
-        target: row.target,
-        requestId: row.request_id,
-        code: row.code as GrpcCodeName,
-        ...(row.request === null ? {} : { request: JSON.parse(row.request) as unknown }),
-      }));
+    reload() {
+      oldest = readBounds().oldest;
     },
+    tail(count) {
+      return (db.prepare("SELECT * FROM (SELECT * FROM audit ORDER BY seq DESC LIMIT ?) ORDER BY seq").all(count) as unknown as AuditRow[]).map(toEntry);
+    },
+    listSince(since) {
+      return (select.all(since) as unknown as AuditRow[]).map(toEntry);
+    },
+  };
+}
+
+function toEntry(row: AuditRow): AuditEntry {
+  return {
+    seq: row.seq,
+    time: row.time,
+    api: row.api,
+    operation: row.operation,
+    target: row.target,
+    requestId: row.request_id,
+    code: row.code as GrpcCodeName,
+    ...(row.request === null ? {} : { request: JSON.parse(row.request) as unknown }),
   };
 }

@@ -44,7 +44,7 @@ function dropConnection(fault: Fault): never {
 }
 
 /**
- * Creates the pipeline: delay faults, then error faults and request-stage resets (before any state
+ * Creates the pipeline: latency, then delay faults, then error faults and request-stage resets (before any state
  * change), then the handler, then response-stage resets (the change is made, the answer lost).
  */
 export function createCallPipeline({ audit, faults, clock }: CallPipelineDeps): CallPipeline {
@@ -52,6 +52,8 @@ export function createCallPipeline({ audit, faults, clock }: CallPipelineDeps): 
     const time = new Date(clock.now()).toISOString();
     let code: GrpcCodeName = "OK";
     try {
+      const latency = faults.latencyMs(info);
+      if (latency > 0) await sleep(latency);
       const delay = faults.take(info, "delay");
       if (delay) await sleep(delay.delayMs ?? 0);
       const error = faults.take(info, "error");

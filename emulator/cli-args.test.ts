@@ -8,7 +8,7 @@ describe("parseCliArgs", () => {
     expect(parseCliArgs([])).toEqual({
       kind: "start",
       pidFile: path.join(".clusterform-data", "clusterform-local.pid"),
-      options: { port: 9020, host: "127.0.0.1", dataDir: "./.clusterform-data", timeScale: 1, auditRetention: DEFAULT_AUDIT_RETENTION, platformOptions: {}, kubernetes: false },
+      options: { port: 9020, host: "127.0.0.1", dataDir: "./.clusterform-data", timeScale: 1, auditRetention: DEFAULT_AUDIT_RETENTION, platformOptions: {}, kubernetes: false, console: true },
     });
   });
 
@@ -25,8 +25,22 @@ describe("parseCliArgs", () => {
         auditRetention: 5000,
         platformOptions: { cmassh: { versions: ["1.31.6", "1.32.3"] } },
         kubernetes: true,
+        console: true,
       },
     });
+  });
+
+  it("reads the seed file, the chaos seed and --no-console", () => {
+    const { options } = parseCliArgs(["--seed", "world.yaml", "--chaos-seed", "42", "--no-console"]) as unknown as { options: Record<string, unknown> };
+    expect(options).toMatchObject({ seedFile: "world.yaml", chaosSeed: 42, console: false });
+  });
+
+  it.each([
+    [["save", "out.json"], { kind: "save", url: "http://127.0.0.1:9020", file: "out.json" }],
+    [["load", "in.json", "--url", "http://127.0.0.1:4000/"], { kind: "load", url: "http://127.0.0.1:4000", file: "in.json" }],
+    [["reset", "--url", "http://localhost:9"], { kind: "reset", url: "http://localhost:9" }],
+  ])("reads the state command %j", (argv, expected) => {
+    expect(parseCliArgs(argv)).toEqual(expected);
   });
 
   it("lists every platform's flags in the usage text", () => {
@@ -74,6 +88,13 @@ describe("parseCliArgs", () => {
     [["--audit-retention", ""], 'invalid value "" for --audit-retention'],
     [["--colour"], "--colour"],
     [["stray"], "stray"],
+    [["save"], "save takes one file, got none"],
+    [["load", "a", "b"], 'load takes one file, got "a", "b"'],
+    [["reset", "x"], 'reset takes no file, got "x"'],
+    [["save", "f", "--url", "127.0.0.1:9020"], 'invalid value "127.0.0.1:9020" for --url'],
+    [["--chaos-seed=-1"], 'invalid value "-1" for --chaos-seed'],
+    [["--chaos-seed", "4294967296"], 'invalid value "4294967296" for --chaos-seed: expected an integer from 0 to 4294967295'],
+    [["--seed", ""], 'invalid value "" for --seed'],
     [["stop", "--port", "9020"], "stop: Unknown option '--port'"],
     [["stop", "--pid-file", "a.pid", "--data", "d"], "stop: give --pid-file or --data, not both"],
     [["stop", "--pid-file", ""], 'invalid value "" for --pid-file'],

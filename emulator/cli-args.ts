@@ -13,22 +13,36 @@ const COMMON_FLAGS: readonly [string, string][] = [
   ["--time-scale <x>", "multiply every simulated duration by x >= 0 (default 1)"],
   ["--audit-retention <entries>", `keep the newest n audit entries, deleting older ones in batches (default ${DEFAULT_AUDIT_RETENTION})`],
   ["--kubernetes", "a real kube-apiserver behind every cma-ssh cluster and vcluster (needs the set-up's binaries; default off)"],
+  ["--seed <file>", "objects that exist from the start: a YAML or JSON seed file (docs/local-plane.md#seeds)"],
+  ["--no-console", "do not serve the web console at / (default: served)"],
+  ["--chaos-seed <n>", "seed of the random source of probabilistic faults, 0 to 4294967295 (default: random, shown by GET /_local/faults)"],
+];
+
+const STATE_COMMANDS: readonly [string, string][] = [
+  ["save <file> [--url <u>]", "write the running plane's whole state to a file (default url http://127.0.0.1:9020)"],
+  ["load <file> [--url <u>]", "replace the running plane's state with a saved one"],
+  ["reset [--url <u>]", "empty the running plane (then what a fresh start has: defaults, the seed file)"],
 ];
 
 function usage(platforms: readonly PlatformModule[]): string {
-  const lines = [
+  const lines: [string, string][] = [
     ...COMMON_FLAGS,
     ...platforms.flatMap((m) => (m.flags ?? []).map((f): [string, string] => [`--${f.name} <value>`, f.help])),
     ["--help", "show this help"],
   ];
-  const width = Math.max(...lines.map(([flag]) => flag.length)) + 2;
+  const width = Math.max(...[...lines, ...STATE_COMMANDS].map(([flag]) => flag.length)) + 2;
+  const table = (rows: readonly [string, string][]) => rows.map(([flag, help]) => `  ${flag.padEnd(width)}${help}`);
   return [
     "Usage: clusterform-local [options]          start the plane",
     "       clusterform-local stop [--pid-file <path> | --data <dir>]",
     "                                            stop the plane that pid file names (SIGTERM), waiting until it has exited",
+    "       clusterform-local save|load|reset ...",
     "",
     "Options:",
-    ...lines.map(([flag, help]) => `  ${flag.padEnd(width)}${help}`),
+    ...table(lines),
+    "",
+    "Commands to a running plane:",
+    ...table(STATE_COMMANDS),
   ].join("\n");
 }
 
@@ -51,7 +65,32 @@ export type CliCommand =
       kind: "stop";
       /** The pid file naming the plane to stop. */
       pidFile: string;
-    };
+    }
+  | { kind: "save" | "load"; url: string; file: string }
+  | { kind: "reset"; url: string };
+
+
+/** The plane the state commands talk to unless `--url` says otherwise. */
+export const DEFAULT_PLANE_URL = "http://127.0.0.1:9020";
+
+function parseStateCommand(kind: "save" | "load" | "reset", argv: readonly string[]): CliCommand {
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; strict: true; allowPositionals: true; options: { url: { type: "string" } } }>>;
+  try {
+    parsed = parseArgs({ args: [...argv], strict: true, allowPositionals: true, options: { url: { type: "string" } } });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const url = parsed.values.url ?? DEFAULT_PLANE_URL;
+  if (!/^https?:\/\/[^/]+\/?$/.test(url)) throw new UsageError(`invalid value "${url}" for --url: expected the plane's base URL, e.g. ${DEFAULT_PLANE_URL}`);
+  const base = url.replace(/\/$/, "");
+  const files = parsed.positionals;
+  if (kind === "reset") {
+    if (files.length > 0) throw new UsageError(`reset takes no file, got "${files[0]}"`);
+    return { kind, url: base };
+  }
+  if (files.length !== 1 || files[0] === "") throw new UsageError(`${kind} takes one file, got ${files.length === 0 ? "none" : files.map((f) => `"${f}"`).join(", ")}`);
+  return { kind, url: base, file: files[0] };
+}
 
 type Flags = Record<string, string | boolean | undefined>;
 
@@ -60,6 +99,7 @@ const NUMBER_FLAGS: Readonly<Record<string, { allowed: string; accepts: (n: numb
   port: { allowed: "an integer from 0 to 65535", accepts: (n) => Number.isInteger(n) && n >= 0 && n <= 65535 },
   "time-scale": { allowed: "a number >= 0", accepts: (n) => Number.isFinite(n) && n >= 0 },
   "audit-retention": { allowed: "an integer >= 1", accepts: (n) => Number.isSafeInteger(n) && n >= 1 },
+  "chaos-seed": { allowed: "an integer from 0 to 4294967295", accepts: (n) => Number.isInteger(n) && n >= 0 && n <= 2 ** 32 - 1 },
 };
 
 function numberFlag(flags: Flags, name: string): number | undefined {
@@ -122,7 +162,9 @@ function parseStop(argv: readonly string[]): CliCommand {
 
 /** Parses the command line (without `node` and the script path). */
 export function parseCliArgs(argv: readonly string[]): CliCommand {
-  if (argv[0] === "stop") return parseStop(argv.slice(1));
+  const [first, ...rest] = argv;
+  if (first === "stop") return parseStop(rest);
+  if (first === "save" || first === "load" || first === "reset") return parseStateCommand(first, rest);
   let flags: Flags;
   try {
     flags = parseArgs({
@@ -137,6 +179,9 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
         "time-scale": { type: "string" },
         "audit-retention": { type: "string" },
         kubernetes: { type: "boolean" },
+        "chaos-seed": { type: "string" },
+        seed: { type: "string" },
+        "no-console": { type: "boolean" },
         ...Object.fromEntries(PLATFORMS.flatMap((m) => (m.flags ?? []).map((f) => [f.name, { type: "string" as const }]))),
         help: { type: "boolean" },
       },
@@ -157,6 +202,9 @@ export function parseCliArgs(argv: readonly string[]): CliCommand {
       auditRetention: numberFlag(flags, "audit-retention") ?? DEFAULT_AUDIT_RETENTION,
       platformOptions: platformOptions(flags),
       kubernetes: flags.kubernetes === true,
+      chaosSeed: numberFlag(flags, "chaos-seed"),
+      seedFile: flags.seed === undefined ? undefined : nonEmpty(flags, "seed", ""),
+      console: flags["no-console"] !== true,
     },
   };
 }

@@ -5,6 +5,7 @@ import "./quiet-sqlite-warning";
 import { parseCliArgs, USAGE, UsageError } from "./cli-args";
 import { removePidFile, StopError, stopPlane, writePidFile } from "./pid-file";
 import { startLocalControlPlane } from "./server";
+import { runStateCommand } from "./state-cli";
 
 /** Exit code for a bad command line, as most Unix tools use. */
 const EXIT_USAGE = 2;
@@ -31,6 +32,10 @@ async function main(): Promise<void> {
       process.stderr.write(`clusterform-local stop: ${error.message}\n`);
       process.exit(1);
     }
+    return;
+  }
+  if (command.kind !== "start") {
+    process.stdout.write(`clusterform-local: ${await runStateCommand(command)}\n`);
     return;
   }
   const plane = await startLocalControlPlane(command.options);

@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 
-/** The shared tables: the audit log. Each platform module brings its own tables (`schema`). */
+/** The shared tables: the audit log and the plane's own notes (whether its seed was applied). Each platform module brings its own tables (`schema`). */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS audit (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -14,6 +14,7 @@ CREATE TABLE IF NOT EXISTS audit (
   code TEXT NOT NULL,
   request TEXT
 );
+CREATE TABLE IF NOT EXISTS plane_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 `;
 
 /** Columns added to the shared tables since their first release, for a database an older plane wrote. */

@@ -164,10 +164,46 @@ describe("fault injection", () => {
   it("lists and clears faults", async () => {
     t = await startTestPlane();
     const id = await addFault({ operation: "GetCluster", action: "delay", delayMs: 10, count: 3 });
-    expect((await t.http("GET", "/_local/faults")).body).toEqual({
-      faults: [{ id, operation: "GetCluster", action: "delay", delayMs: 10, count: 3 }],
-    });
+    const listed = (await t.http("GET", "/_local/faults")).body as { faults: unknown[]; seed: number };
+    expect(listed.faults).toEqual([{ id, operation: "GetCluster", action: "delay", delayMs: 10, count: 3, fired: 0 }]);
+    expect(Number.isInteger(listed.seed)).toBe(true);
     expect((await t.http("DELETE", "/_local/faults")).status).toBe(200);
-    expect((await t.http("GET", "/_local/faults")).body).toEqual({ faults: [] });
+    expect(((await t.http("GET", "/_local/faults")).body as { faults: unknown[] }).faults).toEqual([]);
+  });
+
+  it("removes one fault by id and refuses an unknown id", async () => {
+    t = await startTestPlane();
+    const first = await addFault({ operation: "GetCluster", action: "delay", delayMs: 10 });
+    const second = await addFault({ operation: "GetClusterList", action: "error" });
+    expect((await t.http("DELETE", `/_local/faults?id=${first}`)).status).toBe(200);
+    expect(((await t.http("GET", "/_local/faults")).body as { faults: { id: string }[] }).faults.map((f) => f.id)).toEqual([second]);
+    expect(await t.http("DELETE", "/_local/faults?id=fault-99")).toMatchObject({ status: 400, body: { error: 'no fault with id "fault-99"' } });
+  });
+
+  it("replays the same decisions of a probabilistic fault after the same seed is set again", async () => {
+    t = await startTestPlane();
+    expect(await t.http("POST", "/_local/faults/seed", { seed: 11 })).toMatchObject({ status: 200, body: { seed: 11 } });
+    await addFault({ operation: "GetClusterList", action: "error", probability: 0.5 });
+    const codes = async () => {
+      const out: number[] = [];
+      for (let i = 0; i < 24; i++) out.push((await t.http("GET", "/api/v1/cluster/list")).status);
+      return out;
+    };
+    const first = await codes();
+    expect(new Set(first)).toEqual(new Set([200, 503]));
+    await t.http("POST", "/_local/faults/seed", { seed: 11 });
+    expect(await codes()).toEqual(first);
+    expect(await t.http("POST", "/_local/faults/seed", { seed: -1 })).toMatchObject({ status: 400 });
+  });
+
+  it("adds a latency fault's delay to every call it matches", async () => {
+    t = await startTestPlane();
+    await addFault({ operation: "GetClusterList", action: "latency", delayMs: 150, probability: 1 });
+    const started = performance.now();
+    expect((await t.http("GET", "/api/v1/cluster/list")).status).toBe(200);
+    expect((await t.http("GET", "/api/v1/cluster/list")).status).toBe(200);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(295);
+    const listed = (await t.http("GET", "/_local/faults")).body as { faults: { fired: number }[] };
+    expect(listed.faults[0].fired).toBe(2);
   });
 });

@@ -20,13 +20,16 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** Thrown when a request body is larger than the limit. */
 export class BodyTooLargeError extends Error {}
 
-/** Reads the whole request body as UTF-8 text. */
-export async function readBody(req: HttpRequest): Promise<string> {
+/**
+ * Reads the whole request body as UTF-8 text.
+ * @param maxBytes - the largest body accepted. @default 4 MiB (grpc-gateway's message limit)
+ */
+export async function readBody(req: HttpRequest, maxBytes = MAX_BODY_BYTES): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new BodyTooLargeError(`request body exceeds ${MAX_BODY_BYTES} bytes`);
+    if (size > maxBytes) throw new BodyTooLargeError(`request body exceeds ${maxBytes} bytes`);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString("utf8");

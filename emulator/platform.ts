@@ -1,10 +1,12 @@
 import type { DatabaseSync } from "node:sqlite";
+import type { z } from "zod";
 import type { ConnectRouter } from "@connectrpc/connect";
 import type { CallPipeline } from "./calls";
 import type { Clock } from "./clock";
 import type { FaultRegistry } from "./faults";
 import type { KubernetesHost } from "./kubernetes/host";
 import type { RouteHandler } from "./http-json";
+import type { SeedClient } from "./seed/seed-client";
 
 /** What the server hands every platform module when it starts. */
 export interface PlatformContext {
@@ -35,6 +37,12 @@ export interface MountedPlatform {
   views?: Readonly<Record<string, () => unknown>>;
   /** Admin actions by path and method (POST, DELETE), each under `/_local/<api>/`. */
   actions?: Readonly<Record<string, Readonly<Record<string, (body: unknown, url: URL) => unknown | Promise<unknown>>>>>;
+  /**
+   * Called after the plane's database was replaced under the platform: `load` (a saved plane was
+   * loaded: re-arm timers, drop open streams) or `reset` (everything was emptied: also put back what
+   * a fresh start creates, such as a default cluster). @default nothing to do
+   */
+  reload?(why: "load" | "reset"): void;
   /** Stops timers and open streams; the database is closed by the server. */
   close?(): void | Promise<void>;
 }
@@ -49,6 +57,24 @@ export interface PlatformFlag {
   option: string;
   /** Turns the raw text into the option's value; throws an Error naming what is allowed. */
   parse(raw: string): unknown;
+}
+
+/**
+ * How a platform creates the objects of its section of a seed file (`--seed`). The server checks
+ * every section against its schema before anything starts, then runs phase 1 of every platform,
+ * lets simulated time pass until their operations ended, then phase 2, and so on: parents in one
+ * phase, what needs them settled (a policy attached to a running cluster) in a later one.
+ */
+export interface PlatformSeed<T = unknown> {
+  /** The section's schema (zod); its errors name the field. */
+  schema: z.ZodType<T>;
+  /** The phases, in order; each creates its objects through the plane's own API. */
+  phases: readonly ((client: SeedClient, section: T) => Promise<void>)[];
+}
+
+/** A platform's seed with its own section type, as {@link PlatformModule.seed} holds it (the schema checks the section first). */
+export function defineSeed<T>(seed: PlatformSeed<T>): PlatformSeed {
+  return seed as unknown as PlatformSeed;
 }
 
 /**
@@ -68,5 +94,7 @@ export interface PlatformModule {
   flags?: readonly PlatformFlag[];
   /** Checks the platform's options before anything starts; throws a RangeError naming the option. */
   validateOptions?(options: Readonly<Record<string, unknown>>): void;
+  /** The platform's section of a seed file (`<api>:` at its top). @default none: the section is refused */
+  seed?: PlatformSeed;
   start(ctx: PlatformContext): MountedPlatform;
 }

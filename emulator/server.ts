@@ -2,12 +2,14 @@ import * as http from "node:http";
 import * as http2 from "node:http2";
 import type * as net from "node:net";
 import { createAdminHandler } from "./admin";
-import { assertAuditRetention, createAuditLog, DEFAULT_AUDIT_RETENTION } from "./audit";
+import { type AuditLog, assertAuditRetention, createAuditLog, DEFAULT_AUDIT_RETENTION } from "./audit";
 import { createCallPipeline } from "./calls";
+import { assertChaosSeed } from "./chaos";
 import { withResettableConnection } from "./connection-reset";
 import { type Clock, systemClock } from "./clock";
 import { openDatabase } from "./database";
-import { FaultRegistry } from "./faults";
+import { createConsoleRoutes } from "./console/console-routes";
+import { BUILT_IN_ACTIONS, FaultRegistry } from "./faults";
 import { type HttpRequest, type HttpResponse, type RouteHandler, sendJson } from "./http-json";
 import { findKubernetesBinaries } from "./kubernetes/binaries";
 import { LocalKubernetes } from "./kubernetes/host";
@@ -16,6 +18,9 @@ import { createMultiplexedListener } from "./listener";
 import type { MountedPlatform, PlatformModule } from "./platform";
 import { PLATFORMS } from "./platforms";
 import { createRpcHandler } from "./rpc-serving";
+import { applySeed, shiftableClock } from "./seed/run-seed";
+import { readSeedFile } from "./seed/seed-file";
+import { createWorld } from "./world";
 
 /** Options of {@link startLocalControlPlane}. */
 export interface LocalControlPlaneOptions {
@@ -40,6 +45,20 @@ export interface LocalControlPlaneOptions {
    * storage), named by its kubeconfig. Needs the binaries the set-up builds. @default false
    */
   kubernetes?: boolean;
+  /**
+   * Seed of the random source behind probabilistic faults (an integer from 0 to 2^32 - 1): the same
+   * seed and faults make the same decisions for the same calls, so a failing run can be replayed.
+   * @default a random seed, reported by `GET /_local/faults`
+   */
+  chaosSeed?: number;
+  /**
+   * A seed file (YAML or JSON, docs/local-plane.md#seeds): its objects exist from the start, settled,
+   * before any program runs; a reset puts them back. Checked before anything starts: a bad file
+   * fails the start naming the file, the field and what is allowed. @default none
+   */
+  seedFile?: string;
+  /** Serve the web console at `/`. @default true */
+  console?: boolean;
 }
 
 /** A running local control plane. */
@@ -67,6 +86,7 @@ function validateOptions(opts: LocalControlPlaneOptions): void {
     throw new RangeError(`invalid timeScale ${timeScale}: expected a finite number >= 0`);
   }
   if (opts.auditRetention !== undefined) assertAuditRetention(opts.auditRetention);
+  if (opts.chaosSeed !== undefined) assertChaosSeed(opts.chaosSeed);
   for (const module of PLATFORMS) module.validateOptions?.(optionsOf(opts, module));
 }
 
@@ -101,14 +121,20 @@ function listen(server: net.Server, port: number, host: string): Promise<number>
 export async function startLocalControlPlane(opts: LocalControlPlaneOptions): Promise<LocalControlPlane> {
   validateOptions(opts);
   const host = opts.host ?? "127.0.0.1";
-  const clock = opts.clock ?? systemClock;
+  // Seed files are read and checked before anything starts: a bad one fails here, naming the field.
+  const seedSections = opts.seedFile === undefined ? undefined : readSeedFile(opts.seedFile, PLATFORMS);
+  // A seed runs with the clock moved back, so its objects read as settled once it is done.
+  const clock = shiftableClock(opts.clock ?? systemClock);
   const binaries = opts.kubernetes ? findKubernetesBinaries() : undefined;
   if (binaries && !binaries.ok) throw new Error(binaries.message);
   const db = openDatabase(opts.dataDir);
   const kubernetes = binaries?.ok ? new LocalKubernetes({ db, dataDir: opts.dataDir, binaries: binaries.binaries }) : undefined;
   const audit = createAuditLog(db, { retention: opts.auditRetention ?? DEFAULT_AUDIT_RETENTION });
-  const faults = new FaultRegistry();
-  const pipeline = createCallPipeline({ audit, faults, clock });
+  const faults = new FaultRegistry(opts.chaosSeed);
+  let quiet = false;
+  // Seeded objects were made by no one's call: the seed's own calls are not audited.
+  const pipelineAudit: AuditLog = { ...audit, record: (entry) => (quiet ? { seq: 0, ...entry } : audit.record(entry)) };
+  const pipeline = createCallPipeline({ audit: pipelineAudit, faults, clock });
   const urlHost = host.includes(":") ? `[${host}]` : host;
   let baseUrl = "";
   const mounted: MountedPlatform[] = PLATFORMS.map((module) => {
@@ -117,15 +143,28 @@ export async function startLocalControlPlane(opts: LocalControlPlaneOptions): Pr
     return module.start({ db, clock, timeScale: opts.timeScale ?? 1, pipeline, faults, options, baseUrl: () => baseUrl, kubernetes });
   });
   kubernetes?.start();
+  const seed = seedSections && opts.seedFile !== undefined
+    ? () => applySeed({ file: opts.seedFile!, sections: seedSections, modules: PLATFORMS, baseUrl, db, clock, timeScale: opts.timeScale ?? 1, quiet: (on) => { quiet = on; } })
+    : undefined;
+  const world = createWorld({ db, clock, audit, faults, mounted, kubernetes, reseed: seed });
+  const knownOperations = Object.fromEntries(PLATFORMS.map((m) => [m.api, m.operations]));
+  const extraActions = PLATFORMS.flatMap((m) => m.faultActions ?? []);
   const admin = createAdminHandler({
+    world,
     audit,
     faults,
-    knownOperations: Object.fromEntries(PLATFORMS.map((m) => [m.api, m.operations])),
-    extraActions: PLATFORMS.flatMap((m) => m.faultActions ?? []),
+    knownOperations,
+    extraActions,
     views: Object.assign({}, ...mounted.map((m) => m.views ?? {}), kubernetes ? kubernetesViews(kubernetes) : {}),
     actions: Object.assign({}, ...mounted.map((m) => m.actions ?? {})),
   });
-  const httpHandler = createHttpHandler([admin, ...mounted.flatMap((m) => (m.http ? [m.http] : []))]);
+  const views = Object.assign({}, ...mounted.map((m) => m.views ?? {}), kubernetes ? kubernetesViews(kubernetes) : {});
+  const actions = Object.assign({}, ...mounted.map((m) => m.actions ?? {}));
+  const webConsole =
+    opts.console === false
+      ? undefined
+      : createConsoleRoutes({ views, actions, world, faults, audit, operations: knownOperations, faultActions: [...BUILT_IN_ACTIONS, ...extraActions], now: () => clock.now() });
+  const httpHandler = createHttpHandler([...(webConsole ? [webConsole.handler] : []), admin, ...mounted.flatMap((m) => (m.http ? [m.http] : []))]);
   const handler = createRpcHandler({
     routes: (router) => {
       for (const m of mounted) m.registerGrpc?.(router);
@@ -146,6 +185,7 @@ export async function startLocalControlPlane(opts: LocalControlPlaneOptions): Pr
   baseUrl = `http://${urlHost}:${port}`;
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
+    webConsole?.close();
     closing ??= listener
       .close()
       .then(() => Promise.all(mounted.map((m) => m.close?.())))
@@ -154,5 +194,13 @@ export async function startLocalControlPlane(opts: LocalControlPlaneOptions): Pr
       .then(() => db.close());
     return closing;
   };
+  if (seed) {
+    try {
+      await seed();
+    } catch (error) {
+      await close();
+      throw error;
+    }
+  }
   return { url: baseUrl, port, close };
 }

@@ -210,7 +210,7 @@ cf_setup_pulumi() {
 # only into the test profile); the demo profile stays small: `bash scripts/demo.sh` on a fresh
 # machine builds only what it lists.
 CF_PROFILE_DEMO=(node deps pulumi)
-CF_PROFILE_TEST=(node deps pulumi go-clients languages python opentofu kubernetes openstack openstack-pypi)
+CF_PROFILE_TEST=(node deps pulumi go-clients languages python opentofu kubernetes openstack openstack-pypi chromium senlin-real kubernetes-plugin)
 CF_PROFILE_RELEASE=(node deps)
 
 # Prints the steps of a profile, one a line; fails on an unknown profile.
@@ -224,7 +224,8 @@ cf_profile_steps() {
 }
 
 # Steps: node, deps (npm install + build), pulumi, go-clients, languages, python, opentofu,
-# kubernetes, openstack, openstack-pypi. No argument means the steps of the profile CLUSTERFORM_SETUP_PROFILE
+# kubernetes, openstack, openstack-pypi, chromium, senlin-real, kubernetes-plugin. No argument means
+# the steps of the profile CLUSTERFORM_SETUP_PROFILE
 # (default test: all of them, in that order).
 cf_setup() {
   local start=$SECONDS step lock_fd steps
@@ -253,7 +254,10 @@ cf_setup() {
     kubernetes) . "$CF_ROOT/scripts/setup/kubernetes.sh" ;; # kube-apiserver and kine behind --kubernetes (after pulumi)
     openstack) . "$CF_ROOT/scripts/setup/openstack-clients.sh" ;; # the distribution's OpenStack clients, for the Senlin tests
     openstack-pypi) . "$CF_ROOT/scripts/setup/openstack-pypi.sh" ;; # the same clients' current PyPI releases
-    *) cf_fail "unknown set-up step '$step'" "use node, deps, pulumi, go-clients, languages, python, opentofu, kubernetes, openstack or openstack-pypi" ;;
+    chromium) . "$CF_ROOT/scripts/setup/chromium.sh" ;; # Debian's Chromium for the web console's browser tests
+    senlin-real) . "$CF_ROOT/scripts/setup/senlin-real.sh" ;; # the real Senlin and its services, for the parity tests
+    kubernetes-plugin) . "$CF_ROOT/scripts/setup/kubernetes-plugin.sh" ;; # pulumi-resource-kubernetes (after kubernetes)
+    *) cf_fail "unknown set-up step '$step'" "use node, deps, pulumi, go-clients, languages, python, opentofu, kubernetes, openstack, openstack-pypi, chromium, senlin-real or kubernetes-plugin" ;;
     esac
   done
   flock -u "$lock_fd"

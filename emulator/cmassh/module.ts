@@ -1,6 +1,7 @@
 import { CmasshStore } from "./store";
-import type { PlatformModule } from "../platform";
-import { listClustersForAdmin } from "./admin-view";
+import { defineSeed, type PlatformModule } from "../platform";
+import { cmasshSeed } from "./seed";
+import { kubeconfigForAdmin, listClustersForAdmin } from "./admin-view";
 import type { CmasshEnv } from "./context";
 import { apiServerTargets } from "./kubernetes";
 import { createCmasshGateway } from "./rest-gateway";
@@ -52,6 +53,7 @@ export const cmasshModule: PlatformModule = {
   api: CMASSH_API,
   schema: SCHEMA,
   operations: CMASSH_OPERATIONS,
+  seed: defineSeed(cmasshSeed),
   flags: [
     {
       name: "cmassh-versions",
@@ -84,6 +86,7 @@ export const cmasshModule: PlatformModule = {
       registerGrpc: (router) => service.register(router),
       http: createCmasshGateway(service),
       views: { "/_local/cmassh/clusters": () => listClustersForAdmin(env) },
+      actions: { "/_local/cmassh/kubeconfig": { GET: (_body, url) => kubeconfigForAdmin(env, url) } },
     };
   },
 };

@@ -1,5 +1,6 @@
 import * as fs from "node:fs";
-import type { PlatformModule } from "../platform";
+import { defineSeed, type PlatformModule } from "../platform";
+import { cyclecloudSeed } from "./seed";
 import { NODE_FAULT_ACTIONS } from "./add-nodes";
 import { cycleCloudActions, cycleCloudViews } from "./admin-views";
 import type { CycleCloudEnv } from "./context";
@@ -68,6 +69,7 @@ export const cyclecloudModule: PlatformModule = {
   api: CYCLECLOUD_API,
   schema: CYCLECLOUD_SCHEMA,
   operations: CYCLECLOUD_OPERATIONS,
+  seed: defineSeed(cyclecloudSeed),
   faultActions: NODE_FAULT_ACTIONS,
   flags: [
     { name: "cyclecloud-user", help: "user name CycleCloud accepts (default admin)", option: "user", parse: nonEmpty("user name") },
@@ -94,6 +96,10 @@ export const cyclecloudModule: PlatformModule = {
       http: createCycleCloudRest(env, ctx.pipeline, credentialsOf(ctx.options)),
       views: cycleCloudViews(env),
       actions: cycleCloudActions(env),
+      // After a reset the clusters are defined again, as at a first start.
+      reload: (why) => {
+        if (why === "reset") seedClusters(store, ctx.options.clustersFile as string | undefined);
+      },
     };
   },
 };

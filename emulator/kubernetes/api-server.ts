@@ -140,9 +140,11 @@ export class RunningApiServer {
   constructor(
     readonly spec: ApiServerSpec,
     private readonly binaries: KubernetesBinaries,
+    /** Told of each process started for this cluster. @default none */
+    private readonly onSpawn?: (process: SupervisedProcess) => void,
   ) {
     const files = prepare(spec);
-    this.apiServer = new SupervisedProcess(`kube-apiserver ${spec.key}`, binaries.kubeApiserver, apiServerArgs(spec, files), files.apiServerLog);
+    this.apiServer = new SupervisedProcess(`kube-apiserver ${spec.key}`, binaries.kubeApiserver, apiServerArgs(spec, files), files.apiServerLog, onSpawn);
     this.whenReady = this.awaitReady(files);
   }
 
@@ -151,7 +153,7 @@ export class RunningApiServer {
     while (this.apiServer.alive && !this.stopping && Date.now() < deadline) {
       if (await probeReady(this.spec.port, this.spec.token, files.cert)) {
         writeControllerKubeconfig(this.spec, files);
-        this.controllers = new SupervisedProcess(`kube-controller-manager ${this.spec.key}`, this.binaries.kubeControllerManager, controllerArgs(files), files.controllerLog);
+        this.controllers = new SupervisedProcess(`kube-controller-manager ${this.spec.key}`, this.binaries.kubeControllerManager, controllerArgs(files), files.controllerLog, this.onSpawn);
         this.ready = true;
         return true;
       }

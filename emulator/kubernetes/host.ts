@@ -5,6 +5,7 @@ import { RunningApiServer, serverFiles } from "./api-server";
 import type { KubernetesBinaries } from "./binaries";
 import { freePort } from "./free-port";
 import { KINE_DATABASE, type RunningKine, startKine } from "./kine";
+import { ProcessLedger } from "./process-ledger";
 
 /** One cluster as a platform wants its API server. */
 export interface ApiServerTarget {
@@ -109,29 +110,63 @@ export class LocalKubernetes implements KubernetesHost {
   private timer: NodeJS.Timeout | undefined;
   private pass: Promise<void> = Promise.resolve();
   private closed = false;
+  /** While true (a saved plane being loaded, a reset), passes change nothing. */
+  private paused = false;
   private readonly log: (line: string) => void;
+  private readonly ledger: ProcessLedger;
 
   constructor(private readonly opts: KubernetesHostOptions) {
     this.root = path.join(opts.dataDir, "kubernetes");
     mkdirSync(this.root, { recursive: true, mode: 0o700 });
     opts.db.exec(SCHEMA);
+    this.ledger = new ProcessLedger(opts.db);
     this.log = opts.log ?? ((line) => process.stderr.write(`clusterform-local: ${line}\n`));
+  }
+
+  private tracker(key: string) {
+    return (process: Parameters<ProcessLedger["track"]>[1]) => this.ledger.track(key, process);
   }
 
   register(api: string, targets: () => readonly ApiServerTarget[]): void {
     this.platforms.set(api, targets);
   }
 
-  /** Starts the reconcile loop. */
+  /**
+   * Starts the reconcile loop. The first pass ends whatever a plane that did not stop cleanly (SIGKILL,
+   * a crash) left running on this data: its API servers would hold the clusters' ports and answer
+   * as them, and a later delete would not reach them.
+   */
   start(): void {
-    const tick = () => {
+    const tick = (first: boolean) => {
       if (this.closed) return;
-      this.pass = this.reconcile().catch((error: unknown) => this.log(`kubernetes: ${error instanceof Error ? error.message : String(error)}`));
+      const leftovers = first ? this.endLeftovers() : Promise.resolve();
+      this.pass = leftovers.then(() => this.reconcile()).catch((error: unknown) => this.log(`kubernetes: ${error instanceof Error ? error.message : String(error)}`));
       this.pass.then(() => {
-        if (!this.closed) this.timer = setTimeout(tick, RECONCILE_INTERVAL_MS);
+        if (!this.closed) this.timer = setTimeout(() => tick(false), RECONCILE_INTERVAL_MS);
       });
     };
-    tick();
+    tick(true);
+  }
+
+  private async endLeftovers(): Promise<void> {
+    const killed = await this.ledger.killLeftovers();
+    if (killed.length > 0) this.log(`kubernetes: ended ${killed.length} process(es) an earlier run of the plane left running (pids ${killed.join(", ")})`);
+  }
+
+  /**
+   * Runs `change` (which replaces the clusters under the platforms: a saved plane loaded, a reset)
+   * with every API server deleted first, its objects and folder too, and no pass running meanwhile;
+   * the next pass starts the API servers the new clusters want.
+   */
+  async replaceWorld(change: () => void): Promise<void> {
+    this.paused = true;
+    try {
+      await this.pass;
+      for (const record of this.records()) await this.destroy(record);
+      change();
+    } finally {
+      this.paused = false;
+    }
   }
 
   isReady(key: string): boolean {
@@ -199,7 +234,7 @@ export class LocalKubernetes implements KubernetesHost {
         void server.stop();
       }
     }
-    this.kine ??= startKine(this.opts.binaries.kine, this.root).then((kine) => {
+    this.kine ??= startKine(this.opts.binaries.kine, this.root, this.tracker("kine")).then((kine) => {
       this.kineStarted = kine;
       return kine;
     });
@@ -211,6 +246,7 @@ export class LocalKubernetes implements KubernetesHost {
   }
 
   private async reconcile(): Promise<void> {
+    if (this.paused) return;
     for (const [api, targets] of this.platforms) {
       let wanted: readonly ApiServerTarget[];
       try {
@@ -236,10 +272,15 @@ export class LocalKubernetes implements KubernetesHost {
     if (current?.apiServer.alive) return;
     const t = this.timing.get(target.key);
     if (current && t && Date.now() - t.lastStartMs < RESTART_BACKOFF_MS) return;
-    if (current) this.log(`kubernetes: the API server of ${target.key} exited; restarting it (log: ${serverFiles(current.spec.dir).apiServerLog})`);
+    if (current) {
+      this.log(`kubernetes: the API server of ${target.key} exited; restarting it (log: ${serverFiles(current.spec.dir).apiServerLog})`);
+      // Its controller manager may still run: it must not outlive the server it belonged to.
+      await current.stop();
+    }
     const record = this.record(target.key) ?? (await this.createRecord(target.key));
     const kine = await this.ensureKine();
-    const server = new RunningApiServer({ key: target.key, token: target.token, port: record.port, prefix: record.prefix, dir: record.dir, etcd: kine.endpoint }, this.opts.binaries);
+    const spec = { key: target.key, token: target.token, port: record.port, prefix: record.prefix, dir: record.dir, etcd: kine.endpoint };
+    const server = new RunningApiServer(spec, this.opts.binaries, this.tracker(target.key));
     const startedMs = Date.now();
     this.running.set(target.key, server);
     this.timing.set(target.key, { startedMs, readyMs: 0, lastStartMs: startedMs });
@@ -259,6 +300,8 @@ export class LocalKubernetes implements KubernetesHost {
   /** Stops the cluster's processes and deletes its objects in kine, its folder and its record. */
   private async destroy(record: ServerRecord): Promise<void> {
     await this.stopServer(record.key);
+    // Anything of this cluster still running that this process did not start (or lost track of).
+    await this.ledger.killLeftovers(record.key);
     this.timing.delete(record.key);
     const kineFile = path.join(this.root, KINE_DATABASE);
     if (existsSync(kineFile)) {

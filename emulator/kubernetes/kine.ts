@@ -24,7 +24,7 @@ export interface RunningKine {
 }
 
 /** Starts kine on free ports, storing in `<dir>/kine.db`; resolves once it accepts connections. */
-export async function startKine(binary: string, dir: string): Promise<RunningKine> {
+export async function startKine(binary: string, dir: string, onSpawn?: (process: SupervisedProcess) => void): Promise<RunningKine> {
   const port = await freePort();
   const metricsPort = await freePort();
   const databaseFile = path.join(dir, KINE_DATABASE);
@@ -33,7 +33,7 @@ export async function startKine(binary: string, dir: string): Promise<RunningKin
     `--listen-address=127.0.0.1:${port}`,
     // Its default (:8080 on every interface) clashes with anything else on the machine.
     `--metrics-bind-address=127.0.0.1:${metricsPort}`,
-  ], path.join(dir, "kine.log"));
+  ], path.join(dir, "kine.log"), onSpawn);
   try {
     await waitForPort(port, KINE_START_TIMEOUT_MS, () => process.alive);
   } catch (error) {

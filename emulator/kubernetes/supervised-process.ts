@@ -15,11 +15,15 @@ export class SupervisedProcess {
     command: string,
     args: readonly string[],
     logFile: string,
+    /** Told of the process once it is spawned (the host records it, to end it after a crash). @default none */
+    onSpawn?: (process: SupervisedProcess) => void,
+    /** The child's environment. @default the plane's own */
+    env?: NodeJS.ProcessEnv,
   ) {
     const fd = openSync(logFile, "a");
     try {
       // Own stdio to a file: a chatty API server must not fill a pipe nobody reads.
-      this.child = spawn(command, args, { stdio: ["ignore", fd, fd] });
+      this.child = spawn(command, args, { stdio: ["ignore", fd, fd], ...(env ? { env } : {}) });
     } finally {
       closeSync(fd);
     }
@@ -33,6 +37,7 @@ export class SupervisedProcess {
         resolve(null);
       });
     });
+    onSpawn?.(this);
   }
 
   /** The OS process id (undefined if spawning failed). */

@@ -1,4 +1,5 @@
-import type { PlatformModule } from "../platform";
+import { defineSeed, type PlatformModule } from "../platform";
+import { pelotonSeed } from "./seed";
 import { jobTimeline, listJobsForAdmin, listRespoolsForAdmin } from "./admin-view";
 import { createPelotonEnv, FAIL_INSTANCE_ACTION, PELOTON_API } from "./env";
 import { PELOTON_SCHEMA } from "./schema";
@@ -14,6 +15,7 @@ export const pelotonModule: PlatformModule = {
   api: PELOTON_API,
   schema: PELOTON_SCHEMA,
   operations: PELOTON_OPERATIONS,
+  seed: defineSeed(pelotonSeed),
   faultActions: [FAIL_INSTANCE_ACTION],
   start(ctx) {
     const env = createPelotonEnv(ctx.db, ctx.clock, ctx.timeScale, ctx.faults);
@@ -24,6 +26,8 @@ export const pelotonModule: PlatformModule = {
         "/_local/peloton/respools": () => listRespoolsForAdmin(env),
       },
       actions: { "/_local/peloton/timeline": { GET: (_body, url) => jobTimeline(env, url) } },
+      // Every Peloton cluster has its root pool, whatever was loaded or emptied.
+      reload: () => env.respools.ensureRoot(ctx.clock.now()),
     };
   },
 };

@@ -34,5 +34,8 @@ export function senlinAdminViews(env: SenlinEnv): Record<string, () => unknown> 
       policies: store.policies.list(undefined).map((p) => ({ ...renderPolicy(p), clusters: store.clustersOfPolicy(p.id) })),
     })),
     "/_local/senlin/profiles": settled(() => ({ profiles: store.profiles.list(undefined).map(renderProfile) })),
+    "/_local/senlin/receivers": settled(() => ({
+      receivers: store.receivers.list(undefined).map((r) => ({ id: r.id, name: r.name, type: r.type, cluster_id: r.clusterId, action: r.action, params: r.params })),
+    })),
   };
 }

@@ -51,7 +51,7 @@ describe("node adopt and adopt-preview (1.7)", () => {
   it.each([
     ["an unknown profile type", { identity: "x", type: "os.nova.server-9.9" }, 400, "The profile_type 'os.nova.server-9.9' could not be found."],
     ["a server the cloud does not have", { identity: "no-such-server", type: "os.nova.server-1.0" }, 500, "404: The server (no-such-server) could not be found."],
-    ["a missing identity", { type: "os.nova.server-1.0" }, 400, "Invalid value for 'identity': missing"],
+    ["a missing identity", { type: "os.nova.server-1.0" }, 400, "'identity' is a required property"],
     ["an unknown field", { identity: "x", type: "os.nova.server-1.0", cluster: "c" }, 400, "Additional properties are not allowed ('cluster' was unexpected)"],
   ])("refuses %s", async (_, body, status, message) => {
     await withServer();

@@ -1,6 +1,7 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { PROFILE_TYPES } from "./catalog-routes";
+import { randomName } from "./cluster-state";
 import { ownerOf, type SenlinReply, type SenlinRequest } from "./context";
 import { badRequest, SenlinError } from "./errors";
 import { requireMicroversion } from "./microversion";
@@ -53,17 +54,12 @@ function previewAdoption(req: SenlinRequest): SenlinReply {
 }
 
 /** Senlin's `random_name()`: eight letters and digits. */
-function randomName(): string {
-  const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-  return Array.from(randomBytes(8), (b) => letters[b % letters.length]).join("");
-}
-
 /** `POST /v1/nodes/adopt`: makes a profile `prof-<name>` from the resource and an ACTIVE orphan node on it; 200, no action. */
 function adoptNode(req: SenlinRequest): SenlinReply {
   requireMicroversion(req.version, "nodeAdopt");
   const body = parseWith(adoptBody, req.body);
   const spec = adoptionSpec(req, body);
-  const name = body.name ?? `node-${randomName()}`;
+  const name = body.name ?? `node-${randomName(8)}`;
   const owner = ownerOf(req);
   const profile: ProfileRecord = {
     ...owner,

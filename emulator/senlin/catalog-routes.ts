@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { findIn, ownerOf, type SenlinReply, type SenlinRequest, wrappedBody } from "./context";
-import { badRequest, SenlinError } from "./errors";
+import { badRequest, notFound, SenlinError } from "./errors";
 import { applyListQuery, isGlobalListing, type ListSpec } from "./list-query";
 import type { PolicyRecord, ProfileRecord } from "./records";
 import { renderPolicy, renderProfile } from "./render";
@@ -48,7 +48,8 @@ const policyUpdate = z.strictObject({ name: nameField.optional() });
 function typeOf(spec: z.infer<typeof specField>, kind: "profile_type" | "policy_type", installed: readonly string[]): string {
   const version = typeof spec.version === "number" ? spec.version.toFixed(1) : spec.version;
   const type = `${spec.type}-${version}`;
-  if (!installed.includes(type)) throw badRequest(`The specified ${kind} '${type}' could not be found.`);
+  // The engine's environment raises ResourceNotFound for a type no plugin provides (404 on Senlin 14).
+  if (!installed.includes(type)) throw notFound(kind, type);
   return type;
 }
 

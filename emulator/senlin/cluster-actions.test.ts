@@ -112,12 +112,26 @@ describe("scale_out and scale_in", () => {
     expect((await cluster()).status).toBe("RESIZING");
     t.clock.advance(1500);
     expect((await cluster()).nodes).toEqual(before);
-    expect((await actionStatus(s.actionOf(scaleIn))).outputs).toEqual({ nodes_removed: grown.slice(3).reverse() });
+    expect(grown.filter((id) => !before.includes(id))).toHaveLength(2);
+    // Senlin 14 reports no outputs for a scale (nor for any action).
+    expect((await actionStatus(s.actionOf(scaleIn))).outputs).toEqual({});
   });
 
   it.each([
     [{ scale_out: { count: 3 } }, "The target capacity (6) is greater than the cluster's max_size (5)."],
     [{ scale_in: { count: 3 } }, "The target capacity (0) is less than the cluster's min_size (1)."],
+  ])("accepts %j (202) and fails its action with the size check, leaving the cluster as it was (as Senlin 14 does)", async (body, message) => {
+    await activeCluster();
+    const before = await cluster();
+    const response = await act(body);
+    expect(response.status).toBe(202);
+    t.clock.advance(2000);
+    expect(await actionStatus(s.actionOf(response))).toMatchObject({ status: "FAILED", status_reason: message });
+    const after = await cluster();
+    expect([after.status, after.status_reason, after.desired_capacity, after.nodes]).toEqual([before.status, before.status_reason, before.desired_capacity, before.nodes]);
+  });
+
+  it.each([
     [{ scale_in: { count: 0 } }, "Count for scale-in request cannot be 0."],
     [{ scale_out: { count: -1 } }, "Invalid value for 'count': -1"],
   ])("refuses %j with 400", async (body, message) => {
@@ -216,11 +230,14 @@ describe("policies", () => {
     const expected = {
       cluster_id: clusterId,
       cluster_name: "web",
+      data: null,
       enabled: false,
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      last_op: null,
       policy_id: policyId,
       policy_name: "del",
       policy_type: "senlin.policy.deletion-1.1",
+      priority: 100,
     };
     expect(list.body).toEqual({ cluster_policies: [expected] });
     expect(((await s.call("GET", "/v1/clusters/web/policies?enabled=true")).body as { cluster_policies: unknown[] }).cluster_policies).toEqual([]);

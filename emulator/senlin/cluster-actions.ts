@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { assertNoConflict, clusterOf, startClusterAction } from "./cluster-routes";
 import { findIn, type SenlinReply, type SenlinRequest } from "./context";
-import { badRequest, notFound, SenlinError } from "./errors";
+import { badRequest, httpBadRequest, notFound, SenlinError } from "./errors";
 import { addNodes, delNodes, replaceNodes } from "./membership-actions";
 import { requireMicroversion } from "./microversion";
 import type { ClusterRecord, PolicyRecord } from "./records";
 import { ADJUSTMENT_TYPES, checkSizeParams, planResize } from "./scaling";
+import { checkScaling, scalingPolicyFor } from "./scaling-policy";
 import { boolField, intField, parseWith } from "./validation";
 
 type ActionHandler = (req: SenlinRequest, cluster: ClusterRecord, params: Record<string, unknown>) => SenlinReply;
@@ -22,14 +23,18 @@ const resizeParams = z.strictObject({
 function resize(req: SenlinRequest, cluster: ClusterRecord, params: Record<string, unknown>): SenlinReply {
   const p = parseWith(resizeParams, params);
   const [type, number, minSize, maxSize] = [p.adjustment_type ?? undefined, p.number ?? undefined, p.min_size ?? undefined, p.max_size ?? undefined];
-  if ([type, number, minSize, maxSize].every((v) => v === undefined)) throw badRequest("Not enough parameters to do resize action.");
-  if (type !== undefined && number === undefined) throw badRequest("Missing number value for size adjustment.");
-  if (type === undefined && number !== undefined) throw badRequest("Missing adjustment_type value for size adjustment.");
+  if ([type, number, minSize, maxSize].every((v) => v === undefined)) throw httpBadRequest("Not enough parameters to do resize action.");
+  if (type !== undefined && number === undefined) throw httpBadRequest("Missing number value for size adjustment.");
+  if (type === undefined && number !== undefined) throw httpBadRequest("Missing adjustment_type value for size adjustment.");
   if (type === "EXACT_CAPACITY" && number !== undefined && number < 0) {
     throw badRequest("The 'number' must be non-negative integer for adjustment type 'EXACT_CAPACITY'.");
   }
   if (type !== undefined && type !== "CHANGE_IN_PERCENTAGE" && !Number.isInteger(number)) {
     throw badRequest(`Invalid value for 'number': ${number}: only CHANGE_IN_PERCENTAGE accepts a non-integer number.`);
+  }
+  // The controller's own check, before the engine's (which would say the same as a BadRequest).
+  if (minSize !== undefined && maxSize !== undefined && maxSize > 0 && minSize > maxSize) {
+    throw httpBadRequest(`The specified min_size (${minSize}) is greater than the specified max_size (${maxSize}).`);
   }
   const minStep = type === "CHANGE_IN_PERCENTAGE" ? (p.min_step ?? undefined) : undefined;
   const strict = p.strict ?? true;
@@ -42,20 +47,28 @@ function resize(req: SenlinRequest, cluster: ClusterRecord, params: Record<strin
 
 const scaleParams = z.strictObject({ count: intField(0).optional() });
 
-/** `scale_out` (+1) and `scale_in` (-1): by `count`, else by one node, checked against the bounds. */
+/**
+ * `scale_out` (+1) and `scale_in` (-1): by `count`, else by one node, or as an attached scaling
+ * policy decides. The API accepts any positive count: the engine's size check fails the action
+ * (202, then FAILED with the reason), leaving the cluster as it was (seen on Senlin 14).
+ */
 function scale(direction: 1 | -1): ActionHandler {
   const [action, word] = direction > 0 ? (["CLUSTER_SCALE_OUT", "scale-out"] as const) : (["CLUSTER_SCALE_IN", "scale-in"] as const);
   return (req, cluster, params) => {
     const { count } = parseWith(scaleParams, params);
     if (count === 0) throw badRequest(`Count for ${word} request cannot be 0.`);
-    const desiredCapacity = cluster.desiredCapacity + direction * (count ?? 1);
-    const sizeError = checkSizeParams(cluster, desiredCapacity);
-    // With a count the API refuses a bad size; without one the engine's action fails instead.
-    if (sizeError && count !== undefined) throw badRequest(sizeError);
     assertNoConflict(req, cluster, action);
+    const inputs: Record<string, unknown> = count === undefined ? {} : { count };
+    const policy = scalingPolicyFor(req.env.store, cluster.id, action);
+    // The engine counts the members it has, not the desired capacity.
+    const current = req.env.store.members(cluster.id).length;
+    const decision = policy ? checkScaling(policy, cluster, current, direction > 0, count) : undefined;
+    // The policy's check stores the action with the binding's `last_op` (never set here: null).
+    if (decision) inputs.last_op = null;
+    const desiredCapacity = current + direction * (decision?.count ?? count ?? 1);
+    const refusal = decision?.refusal ?? checkSizeParams(cluster, desiredCapacity);
     const size = { minSize: cluster.minSize, maxSize: cluster.maxSize, desiredCapacity };
-    const plan = sizeError ? { failure: sizeError } : { size };
-    return startClusterAction(req, cluster, action, action.toLowerCase(), count === undefined ? {} : { count }, plan);
+    return startClusterAction(req, cluster, action, action.toLowerCase(), inputs, refusal ? { refusal } : { size }, decision?.data);
   };
 }
 
@@ -159,14 +172,14 @@ export function actionOperation(body: unknown): string {
 export function clusterAction(req: SenlinRequest): SenlinReply {
   const cluster = clusterOf(req);
   const body = req.body;
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw badRequest("No action specified");
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw httpBadRequest("No action specified");
   const keys = Object.keys(body);
-  if (keys.length === 0) throw badRequest("No action specified");
-  if (keys.length > 1) throw badRequest("Multiple actions specified");
+  if (keys.length === 0) throw httpBadRequest("No action specified");
+  if (keys.length > 1) throw httpBadRequest("Multiple actions specified");
   const [name] = keys;
   const entry = CLUSTER_ACTIONS[name];
-  if (!entry) throw badRequest(`Unrecognized action '${name}' specified`);
+  if (!entry) throw httpBadRequest(`Unrecognized action '${name}' specified`);
   const params = (body as Record<string, unknown>)[name];
-  if (typeof params !== "object" || params === null || Array.isArray(params)) throw badRequest("The data provided is not a map");
+  if (typeof params !== "object" || params === null || Array.isArray(params)) throw httpBadRequest("The data provided is not a map");
   return entry.handle(req, cluster, params as Record<string, unknown>);
 }

@@ -66,9 +66,11 @@ export function startClusterAction(
   namePrefix: string,
   inputs: Record<string, unknown>,
   plan: ActionPlan = {},
+  data?: Record<string, unknown>,
 ): SenlinReply {
   const failure = req.call.takeOperationFailure() ?? plan.failure;
   const queued = queueAction(req.env, req.nowMs, {
+    data,
     owner: ownerOf(req),
     action,
     target: cluster.id,
@@ -147,7 +149,9 @@ function updateCluster(req: SenlinRequest): SenlinReply {
   if (body.config !== undefined && !same(body.config, cluster.config)) changes.config = body.config;
   if (Object.keys(changes).length === 0 && body.profile_only === undefined) throw badRequest("No property needs an update.");
   assertNoConflict(req, cluster, "CLUSTER_UPDATE");
-  const inputs = { ...changes, ...(body.profile_only !== undefined ? { profile_only: body.profile_only } : {}) };
+  // The action's inputs as the engine names them: the new profile is `new_profile_id`.
+  const { profileId, ...named } = changes;
+  const inputs = { ...named, ...(profileId ? { new_profile_id: profileId } : {}), ...(body.profile_only !== undefined ? { profile_only: body.profile_only } : {}) };
   // A new profile rolls the nodes at the start; what one node update takes is fixed now, at this time scale.
   const rolling = changes.profileId ? { nodeUpdateMs: Math.round(BASE_DURATION_MS.NODE_UPDATE * req.env.timeScale), timeScale: req.env.timeScale } : {};
   const reply = startClusterAction(req, cluster, "CLUSTER_UPDATE", "cluster_update", inputs, { changes, ...rolling });

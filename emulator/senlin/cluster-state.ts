@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomInt, randomUUID } from "node:crypto";
 import type { ActionRecord, ClusterRecord, ClusterStatus, NodeRecord, NodeStatus } from "./records";
 import type { SenlinStore } from "./store";
 
@@ -30,7 +30,8 @@ export function createMember(store: SenlinStore, cluster: ClusterRecord, atMs: n
   const index = store.clusters.get(cluster.id)?.nextIndex ?? cluster.nextIndex;
   const node: NodeRecord = {
     id: randomUUID(),
-    name: `node-${cluster.id.slice(0, 8)}-${String(index).padStart(3, "0")}`,
+    // Senlin's default node name format, `node-$8R`: eight random characters, a letter first.
+    name: `node-${randomName(8)}`,
     user: cluster.user,
     project: cluster.project,
     domain: cluster.domain,
@@ -61,7 +62,8 @@ export function activateNodes(store: SenlinStore, ids: readonly string[], reason
       statusReason: reason,
       physicalId: n.physicalId ?? randomUUID(),
       createdAtMs: n.createdAtMs ?? atMs,
-      updatedAtMs: n.createdAtMs === null ? null : atMs,
+      // The engine stamps updated_at with every status it sets, the first ACTIVE included.
+      updatedAtMs: atMs,
     }));
   }
 }
@@ -102,4 +104,12 @@ export function failAction(store: SenlinStore, action: ActionRecord, reason: str
     reason,
   );
   store.clusters.update(action.clusterId, (c) => ({ ...c, status: "ERROR", statusReason: reason, updatedAtMs: action.endMs }));
+}
+
+const LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+/** Senlin's `random_name`: a letter, then letters and digits. */
+export function randomName(length: number): string {
+  const tail = `${LETTERS}0123456789`;
+  return LETTERS[randomInt(LETTERS.length)] + Array.from({ length: length - 1 }, () => tail[randomInt(tail.length)]).join("");
 }

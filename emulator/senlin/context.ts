@@ -1,7 +1,7 @@
 import type { CallContext } from "../calls";
 import type { Clock } from "../clock";
 import type { TokenInfo } from "../keystone/tokens";
-import { badRequest, notFound, SenlinError } from "./errors";
+import { httpBadRequest, notFound, SenlinError } from "./errors";
 import type { Microversion } from "./microversion";
 import type { Owner } from "./records";
 import type { DocTable, SenlinStore } from "./store";
@@ -81,8 +81,8 @@ export function findIn<T extends { id: string; project: string; name: string }>(
 /** A required JSON object body wrapped in `key` (`{"cluster": {...}}`). */
 export function wrappedBody(req: SenlinRequest, key: string): Record<string, unknown> {
   const body = req.body;
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw badRequest("The request body is malformed: expected a JSON object.");
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw httpBadRequest("The request body is malformed: expected a JSON object.");
   const inner = (body as Record<string, unknown>)[key];
-  if (typeof inner !== "object" || inner === null || Array.isArray(inner)) throw badRequest(`Malformed request data, missing '${key}' key in request body.`);
+  if (typeof inner !== "object" || inner === null || Array.isArray(inner)) throw httpBadRequest(`Malformed request data, missing '${key}' key in request body.`);
   return inner as Record<string, unknown>;
 }

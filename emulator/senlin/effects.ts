@@ -7,11 +7,12 @@ import type { SenlinStore } from "./store";
 /** The `cause` of actions an action started for itself. */
 const DERIVED = "Derived Action";
 
-/** What an action's end produced: a failure, or a reason and outputs overriding the defaults. */
+/**
+ * What an action's end produced: a failure, or nothing (success: every action then ends with
+ * Senlin's one reason and empty `outputs`, whatever it did).
+ */
 export interface EndOutcome {
   failure?: string;
-  reason?: string;
-  outputs?: Record<string, unknown>;
 }
 
 /** How one kind of action behaves. */
@@ -22,8 +23,6 @@ export interface ActionKind {
   onStart?(store: SenlinStore, action: ActionRecord, atMs: number): void;
   /** Effects when it ends successfully. */
   onEnd(store: SenlinStore, action: ActionRecord, atMs: number): EndOutcome;
-  /** `status_reason` of a successful action. */
-  successReason: string;
 }
 
 /** Records the node ids an action's start chose, for its end. */
@@ -52,10 +51,15 @@ function endResize(store: SenlinStore, action: ActionRecord, atMs: number): EndO
   activateNodes(store, created, "Creation succeeded", atMs);
   removeNodes(store, removed, true, atMs);
   evalClusterStatus(store, action.clusterId, action.action, atMs);
-  return { outputs: created.length > 0 ? { nodes_added: created } : removed.length > 0 ? { nodes_removed: removed } : {} };
+  return {};
 }
 
-const resizing: Omit<ActionKind, "successReason"> = { running: ["RESIZING", "Cluster resize started."], onStart: startResize, onEnd: endResize };
+const resizing: ActionKind = { running: ["RESIZING", "Cluster resize started."], onStart: startResize, onEnd: endResize };
+
+/** A healthy node after a check, as the os.nova.server profile reports it. */
+function markChecked(store: SenlinStore, ids: readonly string[]): void {
+  for (const id of ids) store.nodes.update(id, (n) => (n.status === "ACTIVE" ? { ...n, statusReason: "Check: Node is ACTIVE." } : n));
+}
 
 /** Evaluates the cluster after an action that changed no membership. */
 const evaluate = (store: SenlinStore, action: ActionRecord, atMs: number): EndOutcome => {
@@ -77,7 +81,6 @@ const CLUSTER_KINDS: Readonly<Record<Exclude<ActionName, `NODE_${string}`>, Acti
       store.clusters.update(action.clusterId, (c) => ({ ...c, createdAtMs: atMs }));
       return evaluate(store, action, atMs);
     },
-    successReason: "Cluster creation succeeded.",
   },
   CLUSTER_DELETE: {
     running: ["DELETING", "Deletion in progress"],
@@ -91,7 +94,6 @@ const CLUSTER_KINDS: Readonly<Record<Exclude<ActionName, `NODE_${string}`>, Acti
       store.clusters.delete(action.clusterId);
       return {};
     },
-    successReason: "Cluster deletion succeeded.",
   },
   CLUSTER_UPDATE: {
     running: ["UPDATING", "Update in progress"],
@@ -108,11 +110,10 @@ const CLUSTER_KINDS: Readonly<Record<Exclude<ActionName, `NODE_${string}`>, Acti
       if (profileId) store.clusters.update(action.clusterId, (c) => ({ ...c, profileId }));
       return evaluate(store, action, atMs);
     },
-    successReason: "Cluster update completed.",
   },
-  CLUSTER_RESIZE: { ...resizing, successReason: "Cluster resize succeeded." },
-  CLUSTER_SCALE_OUT: { ...resizing, successReason: "Cluster scaling succeeded." },
-  CLUSTER_SCALE_IN: { ...resizing, successReason: "Cluster scaling succeeded." },
+  CLUSTER_RESIZE: resizing,
+  CLUSTER_SCALE_OUT: resizing,
+  CLUSTER_SCALE_IN: resizing,
   CLUSTER_ADD_NODES: {
     running: ["RESIZING", "Cluster resize started."],
     onStart: (store, action) => {
@@ -120,12 +121,12 @@ const CLUSTER_KINDS: Readonly<Record<Exclude<ActionName, `NODE_${string}`>, Acti
       for (const id of action.plan.nodes ?? []) {
         const cluster = store.clusters.get(action.clusterId);
         if (!cluster) return;
-        store.nodes.update(id, (n) => ({ ...n, clusterId: cluster.id, index: cluster.nextIndex }));
+        // Senlin's node_migrate: the node takes the cluster's next index and loses its role (null).
+        store.nodes.update(id, (n) => ({ ...n, clusterId: cluster.id, index: cluster.nextIndex, role: null }));
         store.clusters.update(cluster.id, (c) => ({ ...c, nextIndex: c.nextIndex + 1 }));
       }
     },
-    onEnd: (store, action, atMs) => ({ ...evaluate(store, action, atMs), outputs: { nodes_added: action.plan.nodes ?? [] } }),
-    successReason: "Completed adding nodes.",
+    onEnd: evaluate,
   },
   CLUSTER_DEL_NODES: {
     running: ["RESIZING", "Cluster resize started."],
@@ -135,9 +136,8 @@ const CLUSTER_KINDS: Readonly<Record<Exclude<ActionName, `NODE_${string}`>, Acti
     },
     onEnd: (store, action, atMs) => {
       removeNodes(store, action.plan.nodes ?? [], action.plan.destroy === true, atMs);
-      return { ...evaluate(store, action, atMs), outputs: { nodes_removed: action.plan.nodes ?? [] } };
+      return evaluate(store, action, atMs);
     },
-    successReason: "Completed deleting nodes.",
   },
   CLUSTER_REPLACE_NODES: {
     running: ["RESIZING", "Cluster resize started."],
@@ -149,14 +149,13 @@ const CLUSTER_KINDS: Readonly<Record<Exclude<ActionName, `NODE_${string}`>, Acti
       }
       return evaluate(store, action, atMs);
     },
-    successReason: "Completed replacing nodes.",
   },
   CLUSTER_ATTACH_POLICY: {
     onEnd: (store, action, atMs) => {
       const policy = store.policies.get(action.plan.policyId ?? "");
       if (!policy) return { failure: `The policy '${action.plan.policyId}' could not be found.` };
       const bindings = store.bindings(action.clusterId);
-      if (bindings.some((b) => b.policyId === policy.id)) return { reason: "Policy already attached." };
+      if (bindings.some((b) => b.policyId === policy.id)) return {};
       const sameType = bindings.map((b) => store.policies.get(b.policyId)).find((p) => p?.type === policy.type);
       if (sameType) {
         return {
@@ -167,14 +166,12 @@ const CLUSTER_KINDS: Readonly<Record<Exclude<ActionName, `NODE_${string}`>, Acti
       store.putBinding(binding);
       return {};
     },
-    successReason: "Policy attached.",
   },
   CLUSTER_DETACH_POLICY: {
     onEnd: (store, action) => {
       store.deleteBinding(action.clusterId, action.plan.policyId ?? "");
       return {};
     },
-    successReason: "Policy detached.",
   },
   CLUSTER_UPDATE_POLICY: {
     onEnd: (store, action) => {
@@ -183,9 +180,14 @@ const CLUSTER_KINDS: Readonly<Record<Exclude<ActionName, `NODE_${string}`>, Acti
       store.putBinding({ ...binding, enabled: action.plan.enabled !== false });
       return {};
     },
-    successReason: "Policy updated.",
   },
-  CLUSTER_CHECK: { running: ["CHECKING", "Check in progress"], onEnd: evaluate, successReason: "Cluster checking completed." },
+  CLUSTER_CHECK: {
+    running: ["CHECKING", "Check in progress"],
+    onEnd: (store, action, atMs) => {
+      markChecked(store, store.members(action.clusterId).map((n) => n.id));
+      return evaluate(store, action, atMs);
+    },
+  },
   CLUSTER_RECOVER: {
     running: ["RECOVERING", "Recovery in progress"],
     onStart: (store, action) => {
@@ -197,12 +199,10 @@ const CLUSTER_KINDS: Readonly<Record<Exclude<ActionName, `NODE_${string}`>, Acti
       activateNodes(store, plan(store, action).created ?? [], "Recovery succeeded", atMs);
       return evaluate(store, action, atMs);
     },
-    successReason: "Cluster recovery succeeded.",
   },
   CLUSTER_OPERATION: {
     running: ["OPERATING", "Operation in progress"],
     onEnd: evaluate,
-    successReason: "Cluster operation completed.",
   },
 };
 
@@ -224,7 +224,6 @@ export const ACTION_KINDS: Readonly<Record<ActionName, ActionKind>> = {
       evalOwner(store, action.clusterId, "CLUSTER_ADD_NODES", atMs);
       return {};
     },
-    successReason: "Node created successfully.",
   },
   NODE_DELETE: {
     onStart: (store, action) => setNodeStatus(store, [action.target], "DELETING", "Deletion in progress"),
@@ -234,7 +233,6 @@ export const ACTION_KINDS: Readonly<Record<ActionName, ActionKind>> = {
       evalOwner(store, action.clusterId, "CLUSTER_DEL_NODES", atMs);
       return {};
     },
-    successReason: "Node deleted successfully.",
   },
   NODE_UPDATE: {
     onStart: (store, action) => setNodeStatus(store, [action.target], "UPDATING", "Update in progress"),
@@ -245,9 +243,13 @@ export const ACTION_KINDS: Readonly<Record<ActionName, ActionKind>> = {
       if (action.cause !== DERIVED) evalOwner(store, action.clusterId, "NODE_UPDATE", atMs);
       return {};
     },
-    successReason: "Node updated successfully.",
   },
-  NODE_CHECK: { onEnd: () => ({}), successReason: "Node check succeeded." },
+  NODE_CHECK: {
+    onEnd: (store, action) => {
+      markChecked(store, [action.target]);
+      return {};
+    },
+  },
   NODE_RECOVER: {
     onStart: (store, action) => setNodeStatus(store, [action.target], "RECOVERING", "Recovery in progress"),
     onEnd: (store, action, atMs) => {
@@ -255,7 +257,6 @@ export const ACTION_KINDS: Readonly<Record<ActionName, ActionKind>> = {
       evalOwner(store, action.clusterId, "NODE_RECOVER", atMs);
       return {};
     },
-    successReason: "Node recovered successfully.",
   },
   NODE_OPERATION: {
     onStart: (store, action) => setNodeStatus(store, [action.target], "OPERATING", `Operation '${action.plan.operation}' in progress`),
@@ -263,6 +264,5 @@ export const ACTION_KINDS: Readonly<Record<ActionName, ActionKind>> = {
       activateNodes(store, [action.target], `Operation '${action.plan.operation}' succeeded`, atMs);
       return {};
     },
-    successReason: "Node operation completed.",
   },
 };

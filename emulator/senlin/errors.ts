@@ -16,6 +16,8 @@ const CODE_BY_STATUS: Readonly<Record<number, Code>> = {
 /** The HTTP status of each Senlin exception class, as its FaultWrapper maps them. */
 const STATUS_BY_TYPE: Readonly<Record<string, number>> = {
   BadRequest: 400,
+  // webob's own, raised by request objects whose field coercion fails (an unknown enum value).
+  HTTPBadRequest: 400,
   InvalidSpec: 400,
   MultipleChoices: 400,
   MethodVersionNotFound: 400,
@@ -54,8 +56,15 @@ export class SenlinError extends ConnectError {
   }
 }
 
-/** A 400 BadRequest. */
+/** A 400 BadRequest: the engine's refusal (sizes, objects a request names). */
 export const badRequest = (message: string): SenlinError => new SenlinError("BadRequest", message);
+
+/**
+ * A 400 HTTPBadRequest: webob's, which Senlin's API layer raises for a request of the wrong shape
+ * (its request objects and schema checks, the action body checks of a controller) before the
+ * engine sees it.
+ */
+export const httpBadRequest = (message: string): SenlinError => new SenlinError("HTTPBadRequest", message);
 
 /** The 404 of a missing object, with Senlin's message pattern. */
 export const notFound = (kind: string, id: string): SenlinError =>
@@ -76,7 +85,9 @@ const WEBOB: Readonly<Record<number, [string, string]>> = {
 
 /** The FaultWrapper body for a status, exception type and message. */
 export function faultBody(status: number, type: string, message: string): unknown {
-  const [title, explanation] = WEBOB[status] ?? ["Error", ""];
+  const [title] = WEBOB[status] ?? ["Error", ""];
+  // Senlin's FaultWrapper maps the version error to 406 but builds its body from webob's 400.
+  const explanation = (WEBOB[type === "InvalidGlobalAPIVersion" ? 400 : status] ?? ["", ""])[1];
   return { code: status, error: { code: status, message, type }, explanation, title };
 }
 
@@ -94,3 +105,17 @@ export function faultWrapper(error: ConnectError): { status: number; body: unkno
 export const UNAUTHORIZED_BODY = {
   error: { code: 401, message: "The request you have made requires authentication.", title: "Unauthorized" },
 };
+
+/** HTML-escapes text as webob does for an error page's detail. */
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
+}
+
+/**
+ * webob's own error page, which Senlin answers where an error is raised outside its FaultWrapper
+ * (a malformed microversion, refused by the version negotiation middleware): HTML, not JSON.
+ */
+export function webobErrorPage(status: number, detail: string): string {
+  const [title, explanation] = WEBOB[status] ?? ["Error", ""];
+  return `<html>\n <head>\n  <title>${status} ${title}</title>\n </head>\n <body>\n  <h1>${status} ${title}</h1>\n  ${explanation}<br /><br />\n${escapeHtml(detail)}\n\n\n </body>\n</html>`;
+}

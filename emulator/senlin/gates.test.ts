@@ -44,7 +44,7 @@ describe("the routes real Senlin's router serves beyond the everyday ones, with 
     expect((await s.call("POST", "/v1/nodes/n/ops", { hibernate: {} })).body).toMatchObject({ error: { message: "The requested operation 'hibernate' is not supported by the profile type 'os.nova.server-1.0'." } });
     const reboot = await s.call("POST", "/v1/nodes/n/ops", { reboot: {} });
     expect(reboot.status).toBe(202);
-    expect(reboot.headers.get("location")).toBe(`/v1/actions/${(reboot.body as { action: string }).action}`);
+    expect(reboot.headers.get("location")).toBe(`${t.plane.url}/v1/actions/${(reboot.body as { action: string }).action}`);
   });
 
   it("updates a node (202, then the change once the action ends) and runs node check and recover", async () => {
@@ -76,7 +76,8 @@ describe("the routes real Senlin's router serves beyond the everyday ones, with 
     const created = await s.call("POST", "/v1/receivers", { receiver: { name: "up", type: "webhook", cluster_id: "web", action: "CLUSTER_SCALE_OUT", params: { count: 1 } } });
     expect(created.status).toBe(201);
     const receiver = (created.body as { receiver: { id: string; channel: { alarm_url: string } } }).receiver;
-    expect(receiver.channel.alarm_url).toBe(`${t.plane.url}/v1/webhooks/${receiver.id}/trigger?V=2`);
+    // The params at creation ride along in the URL, for good.
+    expect(receiver.channel.alarm_url).toBe(`${t.plane.url}/v1/webhooks/${receiver.id}/trigger?V=2&count=1`);
     expect((await s.call("POST", "/v1/receivers", { receiver: { name: "bad", type: "webhook", cluster_id: "web", action: "CLUSTER_DELETE" } })).body).toMatchObject({
       error: { message: "Illegal cluster action 'CLUSTER_DELETE' specified." },
     });

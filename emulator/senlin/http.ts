@@ -6,7 +6,7 @@ import { inTransaction } from "../database";
 import { type HttpRequest, type HttpResponse, headerValue, type RouteHandler, readBody } from "../http-json";
 import { type TokenInfo, validateToken } from "../keystone/tokens";
 import type { SenlinEnv, SenlinReply } from "./context";
-import { badRequest, faultBody, faultWrapper, UNAUTHORIZED_BODY } from "./errors";
+import { badRequest, faultBody, faultWrapper, SenlinError, UNAUTHORIZED_BODY, webobErrorPage } from "./errors";
 import { applyDueActions, settleDueActions } from "./lifecycle";
 import { formatMicroversion, type NegotiatedVersion, negotiateMicroversion } from "./microversion";
 import { matchPath, SENLIN_ROUTES, type SenlinRoute } from "./routes";
@@ -125,7 +125,9 @@ export function createSenlinHttp(deps: SenlinHttpDeps): RouteHandler {
           return result;
         });
       });
-      if (reply.actionId) headers.Location = `/v1/actions/${reply.actionId}`;
+      // The controller answers `/actions/<id>`; WebOb makes it absolute against the request's own
+      // address, so real clients get `http://<host they called>/v1/actions/<id>` (seen on Senlin 14).
+      if (reply.actionId) headers.Location = `${requestOrigin(req, deps.baseUrl())}/v1/actions/${reply.actionId}`;
       // Senlin's wsgi.Resource stamps the version on what a handler returns (1.0 when none was
       // asked for); a reply without a body is an exception the handler raised (HTTPNoContent,
       // HTTPAccepted), which goes out as it is, without the header.
@@ -136,6 +138,11 @@ export function createSenlinHttp(deps: SenlinHttpDeps): RouteHandler {
       if (error.code === Code.Unauthenticated) {
         headers["WWW-Authenticate"] = `Keystone uri="${deps.baseUrl()}/v3"`;
         write(res, { status: 401, headers, body: UNAUTHORIZED_BODY });
+      } else if (error instanceof SenlinError && error.type === "InvalidAPIVersionString") {
+        res.statusCode = 400;
+        for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+        res.setHeader("Content-Type", "text/html; charset=UTF-8");
+        res.end(webobErrorPage(400, error.rawMessage));
       } else {
         // The FaultWrapper answers a new response: no version header on errors.
         const { status, body: fault } = faultWrapper(error);
@@ -149,4 +156,10 @@ export function createSenlinHttp(deps: SenlinHttpDeps): RouteHandler {
 function versionHeaders(negotiated: NegotiatedVersion | undefined): Record<string, string> {
   if (!negotiated) return {};
   return { "OpenStack-API-Version": `clustering ${formatMicroversion(negotiated.version)}`, Vary: "OpenStack-API-Version" };
+}
+
+/** `http://<the host the caller named>`, as WebOb builds absolute URLs; the plane's own address without one. */
+function requestOrigin(req: HttpRequest, fallback: string): string {
+  const host = headerValue(req, "host") ?? headerValue(req, ":authority");
+  return host ? `http://${host}` : fallback;
 }

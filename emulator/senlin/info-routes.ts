@@ -94,12 +94,13 @@ function validator(key: "profile" | "policy", installed: () => readonly string[]
     const { spec } = parseWith(validateBody, inner);
     const version = typeof spec.version === "number" ? spec.version.toFixed(1) : spec.version;
     const type = `${spec.type}-${version}`;
-    if (!installed().includes(type)) throw badRequest(`The specified ${key}_type '${type}' could not be found.`);
+    if (!installed().includes(type)) throw notFound(`${key}_type`, type);
     const shown = {
       created_at: null,
       domain: null,
       id: null,
-      metadata: null,
+      // A profile has metadata; a policy has none.
+      ...(key === "profile" ? { metadata: null } : {}),
       name: "validated_" + key,
       project: req.token.projectId,
       spec,

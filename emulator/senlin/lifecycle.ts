@@ -55,6 +55,8 @@ export interface ActionSpec {
   plan?: ActionPlan;
   /** Seconds; the cluster's timeout for cluster actions. @default 3600 */
   timeout?: number;
+  /** What a policy's check recorded on the action (a scaling policy's count). @default none */
+  data?: Record<string, unknown>;
 }
 
 /**
@@ -82,6 +84,7 @@ export function queueAction(env: ActionEnv, nowMs: number, spec: ActionSpec): Ac
     startMs: busyUntil,
     endMs: busyUntil + durationMs,
     updatedAtMs: null,
+    ...(spec.data ? { data: spec.data } : {}),
   };
   env.store.actions.insert(action);
   return action;
@@ -110,16 +113,29 @@ export function applyDueActions(env: ActionEnv, nowMs: number): void {
 
 function startAction(store: SenlinStore, action: ActionRecord): void {
   const kind = ACTION_KINDS[action.action];
-  const running = store.actions.update(action.id, (a) => ({ ...a, status: "RUNNING", updatedAtMs: a.startMs }))!;
+  // Senlin's engine never stores an action's updated_at: it stays null however the action ends.
+  const running = store.actions.update(action.id, (a) => ({ ...a, status: "RUNNING" }))!;
+  // A refused action (a size check of its own) fails before touching the cluster.
+  if (running.plan.refusal !== undefined) return;
   const cluster = running.clusterId ? store.clusters.get(running.clusterId) : undefined;
   if (cluster && kind.running) {
     const [status, statusReason] = kind.running;
     store.clusters.update(cluster.id, (c) => ({ ...c, status, statusReason }));
   }
   kind.onStart?.(store, running, running.startMs);
+  // A policy's check stores the action (its `data`): that one store is the updated_at Senlin shows.
+  const checked = store.actions.get(action.id);
+  if (checked && Object.keys(checked.data ?? {}).length > 0) store.actions.update(action.id, (a) => ({ ...a, updatedAtMs: a.startMs }));
 }
 
+/** The `status_reason` every action that succeeds ends with (the dispatcher's, whatever the action said). */
+export const SUCCESS_REASON = "Action completed successfully.";
+
 function endAction(store: SenlinStore, action: ActionRecord): void {
+  if (action.plan.refusal !== undefined) {
+    store.actions.update(action.id, (a) => ({ ...a, status: "FAILED", statusReason: action.plan.refusal! }));
+    return;
+  }
   if (action.plan.failure !== undefined) {
     failAction(store, action, action.plan.failure);
     return;
@@ -130,13 +146,7 @@ function endAction(store: SenlinStore, action: ActionRecord): void {
     failAction(store, action, outcome.failure);
     return;
   }
-  store.actions.update(action.id, (a) => ({
-    ...a,
-    status: "SUCCEEDED",
-    statusReason: outcome.reason ?? kind.successReason,
-    outputs: outcome.outputs ?? a.outputs,
-    updatedAtMs: a.endMs,
-  }));
+  store.actions.update(action.id, (a) => ({ ...a, status: "SUCCEEDED", statusReason: SUCCESS_REASON, dependsOn: [] }));
 }
 
 /** Statuses an action may be cancelled in. */

@@ -1,5 +1,5 @@
 import type { SenlinRequest } from "./context";
-import { badRequest, SenlinError } from "./errors";
+import { badRequest, httpBadRequest, SenlinError } from "./errors";
 
 /** How one list route may be queried. */
 export interface ListSpec<T> {
@@ -50,7 +50,7 @@ export function isGlobalListing(req: SenlinRequest): boolean {
  */
 export function applyListQuery<T extends { id: string }>(req: SenlinRequest, items: T[], spec: ListSpec<T>): T[] {
   for (const key of req.query.keys()) {
-    if (!PAGING_KEYS.includes(key) && !(key in spec.filters)) throw badRequest(`Invalid parameter ${key}`);
+    if (!PAGING_KEYS.includes(key) && !(key in spec.filters)) throw httpBadRequest(`Invalid parameter '${key}'`);
   }
   let result = items.filter((item) =>
     Object.entries(spec.filters).every(([key, read]) => {

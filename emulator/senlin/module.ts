@@ -1,4 +1,5 @@
-import type { PlatformModule } from "../platform";
+import { defineSeed, type PlatformModule } from "../platform";
+import { senlinSeed } from "./seed";
 import { senlinAdminViews } from "./admin-view";
 import type { SenlinEnv } from "./context";
 import { createSenlinHttp, SENLIN_API } from "./http";
@@ -26,6 +27,7 @@ export const senlinModule: PlatformModule = {
   api: SENLIN_API,
   schema: SENLIN_SCHEMA,
   operations: SENLIN_OPERATIONS,
+  seed: defineSeed(senlinSeed),
   flags: [
     {
       name: "senlin-max-microversion",

@@ -39,13 +39,13 @@ describe("profiles and policies", () => {
   });
 
   it.each([
-    ["profile", { profile: { name: "x", spec: { type: "os.nova.nothing", version: "1.0" } } }, "The specified profile_type 'os.nova.nothing-1.0' could not be found."],
-    ["policy", { policy: { name: "x", spec: { type: "senlin.policy.magic", version: 1 } } }, "The specified policy_type 'senlin.policy.magic-1.0' could not be found."],
-  ])("refuses an unknown %s type with 400", async (kind, body, message) => {
+    ["profile", { profile: { name: "x", spec: { type: "os.nova.nothing", version: "1.0" } } }, "The profile_type 'os.nova.nothing-1.0' could not be found."],
+    ["policy", { policy: { name: "x", spec: { type: "senlin.policy.magic", version: 1 } } }, "The policy_type 'senlin.policy.magic-1.0' could not be found."],
+  ])("refuses an unknown %s type with 404 ResourceNotFound, as Senlin 14 does", async (kind, body, message) => {
     await start();
     const response = await s.call("POST", kind === "profile" ? "/v1/profiles" : "/v1/policies", body);
-    expect(response.status).toBe(400);
-    expect(response.body).toMatchObject({ error: { message } });
+    expect(response.status).toBe(404);
+    expect(response.body).toMatchObject({ error: { message, type: "ResourceNotFound" } });
   });
 
   it("refuses deleting a profile a cluster uses with 409", async () => {
@@ -68,7 +68,7 @@ describe("nodes", () => {
     t.clock.advance(2000);
     expect((await s.call("GET", "/v1/nodes/n1")).body).toMatchObject({ node: { status: "ACTIVE", physical_id: expect.stringMatching(/^[0-9a-f-]{36}$/) } });
     const deleted = await s.call("DELETE", "/v1/nodes/n1");
-    expect([deleted.status, deleted.headers.get("location")?.startsWith("/v1/actions/")]).toEqual([202, true]);
+    expect([deleted.status, deleted.headers.get("location")?.startsWith(`${t.plane.url}/v1/actions/`)]).toEqual([202, true]);
     t.clock.advance(1000);
     expect((await s.call("GET", "/v1/nodes/n1")).status).toBe(404);
   });

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { TokenInfo } from "../keystone/tokens";
 import { CLUSTER_ACTIONS } from "./cluster-actions";
@@ -20,6 +20,13 @@ const WEBHOOK_ACTIONS: Readonly<Record<string, string>> = {
   CLUSTER_RECOVER: "recover",
 };
 
+/** Every cluster action name Senlin knows (`consts.CLUSTER_ACTION_NAMES`): a receiver's `action` field is an enum of them. */
+const CLUSTER_ACTION_NAMES: readonly string[] = [
+  "CLUSTER_CREATE", "CLUSTER_DELETE", "CLUSTER_UPDATE", "CLUSTER_ADD_NODES", "CLUSTER_DEL_NODES", "CLUSTER_RESIZE", "CLUSTER_CHECK",
+  "CLUSTER_RECOVER", "CLUSTER_REPLACE_NODES", "CLUSTER_SCALE_OUT", "CLUSTER_SCALE_IN", "CLUSTER_ATTACH_POLICY", "CLUSTER_DETACH_POLICY",
+  "CLUSTER_UPDATE_POLICY", "CLUSTER_OPERATION",
+];
+
 const createBody = z.strictObject({
   name: nameField,
   type: z.enum(["webhook", "message"]),
@@ -31,19 +38,33 @@ const createBody = z.strictObject({
 
 const updateBody = z.strictObject({ name: nameField.optional(), action: z.string().optional(), params: objectField.optional() });
 
-/** The webhook URL of a receiver: `V=2` marks the URL form the trigger route accepts. */
-function alarmUrl(req: SenlinRequest, id: string): string {
-  return `${req.env.rootUrl()}/v1/webhooks/${id}/trigger?V=2`;
+/**
+ * The webhook URL of a receiver: `V=2` marks the URL form the trigger route accepts, and the params
+ * the receiver was created with follow as query parameters. Senlin builds it once, at creation:
+ * an update of the params leaves it as it was.
+ */
+function alarmUrl(req: SenlinRequest, r: ReceiverRecord): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(r.createParams ?? r.params)) params.append(key, String(value));
+  const query = params.size > 0 ? `&${params.toString()}` : "";
+  return `${req.env.rootUrl()}/v1/webhooks/${r.id}/trigger?V=2${query}`;
+}
+
+/** The Keystone trust a webhook acts through (Senlin makes one per receiver; here a stable id stands for it). */
+function trustIdOf(r: ReceiverRecord): string {
+  const hex = createHash("sha256").update(`trust:${r.id}`).digest("hex");
+  return hex.slice(0, 32);
 }
 
 function render(req: SenlinRequest, r: ReceiverRecord): Record<string, unknown> {
   return {
     action: r.action,
-    actor: {},
-    channel: r.type === "webhook" ? { alarm_url: alarmUrl(req, r.id) } : { queue_name: `senlin-receiver-${r.id}` },
+    actor: r.type === "webhook" ? { trust_id: trustIdOf(r) } : {},
+    channel: r.type === "webhook" ? { alarm_url: alarmUrl(req, r) } : { queue_name: `senlin-receiver-${r.id}` },
     cluster_id: r.clusterId,
     created_at: senlinTime(r.createdAtMs),
-    domain: r.domain,
+    // A project-scoped token leaves the context's domain unset: Senlin answers null.
+    domain: null,
     id: r.id,
     name: r.name,
     params: r.params,
@@ -55,9 +76,11 @@ function render(req: SenlinRequest, r: ReceiverRecord): Record<string, unknown> 
 }
 
 function checkAction(action: string | undefined): string {
-  if (action === undefined || !(action in WEBHOOK_ACTIONS)) {
-    throw badRequest(`Illegal cluster action '${action ?? "None"}' specified.`);
-  }
+  if (action === undefined) throw badRequest("Illegal cluster action 'None' specified.");
+  // The request object's enum field refuses an action Senlin does not know, before the engine looks;
+  // the engine then refuses a cluster action a webhook cannot run.
+  if (!CLUSTER_ACTION_NAMES.includes(action)) throw new SenlinError("HTTPBadRequest", `Value '${action}' is not acceptable for field 'action'.`);
+  if (!(action in WEBHOOK_ACTIONS)) throw badRequest(`Illegal cluster action '${action}' specified.`);
   return action;
 }
 
@@ -78,6 +101,7 @@ function createReceiver(req: SenlinRequest): SenlinReply {
     clusterId,
     action,
     params: body.params ?? {},
+    createParams: body.params ?? {},
     createdAtMs: req.nowMs,
     updatedAtMs: null,
   };

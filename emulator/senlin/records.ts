@@ -78,7 +78,8 @@ export interface NodeRecord extends Owner {
   clusterId: string;
   /** Position in the cluster, -1 for an orphan. */
   index: number;
-  role: string;
+  /** "" when made, null once a node moved into a cluster (Senlin's node_migrate sets it so). */
+  role: string | null;
   status: NodeStatus;
   statusReason: string;
   physicalId: string | null;
@@ -139,8 +140,13 @@ export interface ActionPlan {
   enabled?: boolean;
   /** Cluster property changes of an update. */
   changes?: { name?: string; profileId?: string; metadata?: Record<string, unknown>; timeout?: number; config?: Record<string, unknown>; role?: string };
-  /** A failure decided in advance (a fault, or a size check of a scale without count). */
+  /** A failure decided in advance (a fault): the action fails and takes its cluster to ERROR. */
   failure?: string;
+  /**
+   * A refusal decided in advance (a scale beyond the cluster's bounds): the action fails with it
+   * before touching the cluster, as the engine's own size check does.
+   */
+  refusal?: string;
   /** Node ids the action's start created (or is recovering), for its end. */
   created?: string[];
   /** Node ids the action's start chose to remove, for its end. */
@@ -193,6 +199,8 @@ export interface ReceiverRecord extends Owner {
   /** The engine action a webhook runs, e.g. `CLUSTER_SCALE_OUT`. */
   action: string | null;
   params: Record<string, unknown>;
+  /** The params at creation, which the alarm URL carries for good (absent in older databases: `params`). */
+  createParams?: Record<string, unknown>;
   createdAtMs: number;
   updatedAtMs: number | null;
 }

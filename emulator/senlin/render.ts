@@ -16,6 +16,12 @@ function profileName(store: SenlinStore, id: string): string | null {
   return store.profiles.get(id)?.name ?? null;
 }
 
+/**
+ * The `domain` of every object: Senlin stores the request context's domain, which a project-scoped
+ * token (what every client here uses) leaves unset, so the real server answers null.
+ */
+const DOMAIN = null;
+
 /** A cluster as the API shows it. */
 export function renderCluster(store: SenlinStore, c: ClusterRecord): Record<string, unknown> {
   return sorted({
@@ -24,7 +30,7 @@ export function renderCluster(store: SenlinStore, c: ClusterRecord): Record<stri
     data: c.data,
     dependents: {},
     desired_capacity: c.desiredCapacity,
-    domain: c.domain,
+    domain: DOMAIN,
     id: c.id,
     init_at: senlinTime(c.initAtMs),
     max_size: c.maxSize,
@@ -51,7 +57,7 @@ export function renderNode(store: SenlinStore, n: NodeRecord, version: Microvers
     created_at: senlinTime(n.createdAtMs),
     data: n.data,
     dependents: {},
-    domain: n.domain,
+    domain: DOMAIN,
     id: n.id,
     index: n.index,
     init_at: senlinTime(n.initAtMs),
@@ -73,9 +79,8 @@ export function renderNode(store: SenlinStore, n: NodeRecord, version: Microvers
 /** A profile as the API shows it. */
 export function renderProfile(p: ProfileRecord): Record<string, unknown> {
   return sorted({
-    context: {},
     created_at: senlinTime(p.createdAtMs),
-    domain: p.domain,
+    domain: DOMAIN,
     id: p.id,
     metadata: p.metadata,
     name: p.name,
@@ -92,7 +97,7 @@ export function renderPolicy(p: PolicyRecord): Record<string, unknown> {
   return sorted({
     created_at: senlinTime(p.createdAtMs),
     data: p.data,
-    domain: p.domain,
+    domain: DOMAIN,
     id: p.id,
     name: p.name,
     project: p.project,
@@ -108,11 +113,15 @@ export function renderBinding(b: BindingRecord, clusterName: string, policyName:
   return sorted({
     cluster_id: b.clusterId,
     cluster_name: clusterName,
+    data: null,
     enabled: b.enabled,
     id: b.id,
+    last_op: null,
     policy_id: b.policyId,
     policy_name: policyName,
     policy_type: policyType,
+    // Senlin's default binding priority; the API offers no way to set another.
+    priority: 100,
   });
 }
 

@@ -133,7 +133,14 @@ export function startRollingUpdate(store: SenlinStore, action: ActionRecord, atM
   // The cluster action ends after its last batch's pause, and strictly after the last node action,
   // so the settling loop applies the nodes' ends first.
   const endMs = plan.batches.length > 0 ? Math.max(batchStart, lastEnd + 1) : action.endMs;
-  store.actions.update(action.id, (a) => ({ ...a, endMs, plan: { ...a.plan, children }, dependsOn: children, ...(data ? { data } : {}) }));
+  // The batch policy's check stores the action with the binding's `last_op` among its inputs (null: never set here).
+  store.actions.update(action.id, (a) => ({
+    ...a,
+    endMs,
+    plan: { ...a.plan, children },
+    dependsOn: children,
+    ...(data ? { data, inputs: { ...a.inputs, last_op: null } } : {}),
+  }));
 }
 
 /** Why a rolling update failed, if one of its node updates did. */

@@ -21,7 +21,7 @@ describe("parseWith: Senlin's request checking, the same for every route", () =>
   });
 
   it("refuses a required field sent as null as missing", () => {
-    expect(refusal({ name: null })).toBe("400 Invalid value for 'name': missing: Invalid input: expected string, received undefined");
+    expect(refusal({ name: null })).toBe("400 'name' is a required property");
   });
 
   it("accepts integers sent as strings and refuses what is not one", () => {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { badRequest } from "./errors";
+import { httpBadRequest } from "./errors";
 
 /** An integer, also accepted as a string of digits, as Senlin's integer fields coerce. */
 export const intField = (min: number) =>
@@ -17,13 +17,15 @@ export const boolField = z.preprocess((v) => {
 /** A free-form JSON object. */
 export const objectField = z.record(z.string(), z.unknown());
 
-const NAME = /^[a-zA-Z][a-zA-Z0-9_.-]*$/;
+/** Senlin's `Name` field: ASCII letters, digits, CJK ideographs and `. _ ~ -`, any of them first (its message says otherwise). */
+const NAME = /^[a-zA-Z\u4e00-\u9fa5\d._~-]+$/;
 
-/** An object name: starts with an ASCII letter; letters, digits, `_ . -`; at most 255 characters. */
+/** An object name: 1 to 255 characters of {@link NAME}, as Senlin 14 checks it. */
 export const nameField = z
   .string()
+  .min(1)
   .max(255)
-  .regex(NAME, "must start with an ASCII letter and hold only letters, digits, '_', '.' or '-'");
+  .regex(NAME, 'contains illegal characters. It must contain only alphanumeric or "_-.~" characters and must start with letter.');
 
 function describe(issue: z.core.$ZodIssue, input: unknown): string {
   const path = issue.path.map(String);
@@ -34,6 +36,8 @@ function describe(issue: z.core.$ZodIssue, input: unknown): string {
     return `Additional properties are not allowed (${issue.keys.map((k) => `'${k}'`).join(", ")} ${issue.keys.length === 1 ? "was" : "were"} unexpected)`;
   }
   const field = path.length > 0 ? `'${path.join(".")}'` : "the body";
+  // jsonschema's wording for a required field that is not there.
+  if (value === undefined && path.length > 0) return `'${path.at(-1)}' is a required property`;
   const shown = value === undefined ? "missing" : JSON.stringify(value);
   return `Invalid value for ${field}: ${shown}: ${issue.message}`;
 }
@@ -57,5 +61,5 @@ export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.inf
   const given = withoutNulls(input);
   const result = schema.safeParse(given);
   if (result.success) return result.data;
-  throw badRequest(result.error.issues.map((issue) => describe(issue, given)).join("; "));
+  throw httpBadRequest(result.error.issues.map((issue) => describe(issue, given)).join("; "));
 }

@@ -1,6 +1,7 @@
 import { toJson } from "@bufbuild/protobuf";
 import { Phase, VClusterSpecSchema } from "../../proto/gen/vcluster/api/v1/vcluster_api_pb";
-import { settleDue, type VclusterEnv, viewOf } from "./context";
+import { BadRequest } from "../admin";
+import { messageOf, settleDue, type VclusterEnv, viewOf } from "./context";
 import type { UpdateMaskRecord } from "./journal";
 import { snapshotStatus } from "./view";
 import { SnapshotStatus } from "../../proto/gen/vcluster/api/v1/vcluster_api_pb";
@@ -62,4 +63,18 @@ export function listSnapshotsForAdmin(env: VclusterEnv): { snapshots: object[] }
 /** Every UpdateVCluster mask received, oldest first. */
 export function listUpdateMasksForAdmin(env: VclusterEnv): { updates: UpdateMaskRecord[] } {
   return { updates: env.journal.updateMasks() };
+}
+
+/**
+ * `GET /_local/vcluster/kubeconfig?namespace=<ns>&name=<name>`: the admin kubeconfig of a RUNNING
+ * vcluster (the console's download), as GetVCluster with `include_kubeconfig` gives it. A secret.
+ */
+export function kubeconfigForAdmin(env: VclusterEnv, url: URL): { kubeconfig: string } {
+  settleDue(env);
+  const namespace = url.searchParams.get("namespace") ?? "default";
+  const name = url.searchParams.get("name") ?? "";
+  const cluster = env.clusters.find(namespace, name);
+  const encoded = cluster ? messageOf(env, cluster, true).status?.kubeconfig : undefined;
+  if (!encoded) throw new BadRequest(`vcluster "${namespace}/${name}" has no kubeconfig: it does not exist or is not RUNNING`);
+  return { kubeconfig: Buffer.from(encoded, "base64").toString("utf8") };
 }

@@ -1,5 +1,6 @@
-import type { PlatformModule } from "../platform";
-import { listSnapshotsForAdmin, listUpdateMasksForAdmin, listVclustersForAdmin } from "./admin-view";
+import { defineSeed, type PlatformModule } from "../platform";
+import { vclusterSeed } from "./seed";
+import { kubeconfigForAdmin, listSnapshotsForAdmin, listUpdateMasksForAdmin, listVclustersForAdmin } from "./admin-view";
 import { settleDue, type VclusterEnv } from "./context";
 import { Journal } from "./journal";
 import { apiServerTargets } from "./kubernetes";
@@ -23,6 +24,7 @@ export const vclusterModule: PlatformModule = {
   api: VCLUSTER_API,
   schema: VCLUSTER_SCHEMA,
   operations: VCLUSTER_OPERATIONS,
+  seed: defineSeed(vclusterSeed),
   faultActions: [BREAK_WATCH_ACTION],
   flags: [
     {
@@ -79,6 +81,12 @@ export const vclusterModule: PlatformModule = {
         "/_local/vcluster/vclusters": () => listVclustersForAdmin(env),
         "/_local/vcluster/snapshots": () => listSnapshotsForAdmin(env),
         "/_local/vcluster/update-masks": () => listUpdateMasksForAdmin(env),
+      },
+      actions: { "/_local/vcluster/kubeconfig": { GET: (_body, url) => kubeconfigForAdmin(env, url) } },
+      // Watches followed the replaced vclusters: end them (clients watch again), and time the new ones.
+      reload() {
+        service.closeWatches();
+        env.reschedule();
       },
       close() {
         closed = true;

@@ -13,6 +13,10 @@ const cluster = new cmassh.Cluster("platform", {
   controlPlane: { instanceType: "standard", count: 1 },
 });
 
+// (A smoke test run against the new cluster, with @pulumi/command's `local.Command`, would belong
+// here; that package's plugin cannot be built on this project's machines: the Go module proxy they
+// reach refuses every version of github.com/pulumi/pulumi-command/provider, 403.)
+
 // The kubeconfig output is secret, and stays secret in the Kubernetes provider's state.
 const onCluster = new k8s.Provider("platform", { kubeconfig: cluster.kubeconfig });
 

@@ -23,12 +23,16 @@ export interface Fault {
   operation?: string;
   target?: string;
   count?: number;
-  action: "error" | "delay" | "fail-operation" | "reset" | "fail-node" | "preempt-node" | "fail-instance" | "break-watch";
+  action: "error" | "delay" | "latency" | "fail-operation" | "reset" | "fail-node" | "preempt-node" | "fail-instance" | "break-watch";
   code?: string;
   message?: string;
   delayMs?: number;
   /** When a "reset" drops the connection: before (`request`) or after (`response`) the call is handled. @default "request" */
   stage?: "request" | "response";
+  /** The chance (0 < p <= 1) a matching call is affected, from the plane's seeded source; without `count`, for as long as it is armed. @default 1 */
+  probability?: number;
+  /** A "latency" adds up to this many milliseconds more. @default 0 */
+  jitterMs?: number;
 }
 
 /** The local control plane as a separate process, started the way users start it in CI. */
@@ -50,6 +54,8 @@ export interface LocalPlane {
   readonly flags: readonly string[];
   /** Stops the process (SIGTERM) and waits for it. */
   stop(): Promise<void>;
+  /** SIGKILLs the plane's own process (not what it started), as a crash would end it, and waits for it. */
+  kill(): Promise<void>;
   /** Starts it again on the same port with the same data. */
   restart(): Promise<void>;
 }
@@ -111,7 +117,7 @@ export async function startLocalPlane(opts: {
   let { child, url } = await launch(cli, ["--port", "0", "--data", dataDir, "--time-scale", scale, ...flags]);
   const port = Number(new URL(url).port);
   const stop = async () => {
-    if (child.exitCode !== null) return;
+    if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once("exit", resolve));
     child.kill("SIGTERM");
     await exited;
@@ -135,6 +141,12 @@ export async function startLocalPlane(opts: {
     admin: (pathAndQuery) => json(`${url}${pathAndQuery}`),
     flags,
     stop,
+    kill: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGKILL");
+      await exited;
+    },
     restart: async () => {
       await stop();
       ({ child, url } = await launch(cli, ["--port", String(port), "--data", dataDir, "--time-scale", scale, ...flags]));
