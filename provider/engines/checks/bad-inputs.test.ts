@@ -428,7 +428,7 @@ describe("bad input is refused by each engine's check, naming the field in its n
     const inputs = reaching(group, engine);
     const { shown } = await answerOf(group, engine);
     // One failure per input, each of them some input's.
-    expect(shown.map((f) => f.text).sort()).toHaveLength(inputs.length);
+    expect(shown.map((f) => f.text)).toHaveLength(inputs.length);
     for (const f of shown) expect(inputs.filter((input) => isFailureOf(f, input, engine)).map((i) => i.what), f.text).toHaveLength(1);
   });
 });
