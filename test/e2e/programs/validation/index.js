@@ -1,0 +1,11 @@
+"use strict";
+// One resource from config, as users declare it: `test:engine` picks the dynamic classes
+// (`clusterform`) or the native plugin's (`clusterform/native`, the default provider configured by
+// stack config `clusterform:endpoint`); `test:type` is the kind (`cmassh:Cluster`), `test:name` the
+// resource's name and `test:args` (JSON) its arguments, the same for both.
+const pulumi = require("@pulumi/pulumi");
+
+const config = new pulumi.Config("test");
+const classes = config.require("engine") === "native" ? require("clusterform/native") : require("clusterform");
+const [platform, kind] = config.require("type").split(":");
+new classes[platform][kind](config.require("name"), JSON.parse(config.require("args")));
