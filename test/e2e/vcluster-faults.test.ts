@@ -37,14 +37,16 @@ describe("vcluster under faults: state stays true, nothing orphaned, nothing dup
     t = await open(0.1);
     await t.configure({ vc: { namespace: "team-a", name: "dev", replicas: 1 } });
     await t.stack.up();
-    await t.plane.addFault({ api: "vcluster", operation: "ScaleVCluster", action: "error", code: "RESOURCE_EXHAUSTED", message: "quota of 4 control plane replicas reached" });
+    // A refusal that sending again cannot change (RESOURCE_EXHAUSTED, "not carried out", is sent again
+    // by the call policy, core/call-policy.ts, so it is no permanent error).
+    await t.plane.addFault({ api: "vcluster", operation: "ScaleVCluster", action: "error", code: "FAILED_PRECONDITION", message: "quota of 4 control plane replicas reached" });
     await t.configure({ vc: { namespace: "team-a", name: "dev", replicas: 5, labels: { env: "dev" } } });
     const failure = await t.stack.up().then(
       () => "succeeded",
       (err: Error) => err.message,
     );
     expect(failure).toMatch(/vcluster:VCluster main/);
-    expect(failure).toContain('ScaleVCluster vcluster "team-a/dev": RESOURCE_EXHAUSTED: quota of 4 control plane replicas reached');
+    expect(failure).toContain('ScaleVCluster vcluster "team-a/dev": FAILED_PRECONDITION: quota of 4 control plane replicas reached');
     // The label update before the scale landed and is recorded; the scale did not and is not.
     const state = await t.stack.exportState();
     const main = (state.deployment.resources ?? []).find((r: { type: string }) => r.type.endsWith("vcluster:VCluster"));

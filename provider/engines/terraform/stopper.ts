@@ -22,14 +22,15 @@ export class Stopper {
 
   /** Settles with `work`, or rejects when the provider is stopped first. */
   race<T>(work: Promise<T>): Promise<T> {
+    // The abandoned operation may still fail later (it may be started already, or stop itself at
+    // throwIfStopped); that failure is no longer anyone's to report.
+    work.catch(() => undefined);
     if (this.stopped) return Promise.reject(stopError());
     let reject!: (err: Error) => void;
     const stop = new Promise<never>((_, r) => {
       reject = r;
     });
     this.waiting.add(reject);
-    // The abandoned operation may still fail later; that failure is no longer anyone's to report.
-    work.catch(() => undefined);
     return Promise.race([work, stop]).finally(() => this.waiting.delete(reject));
   }
 }
