@@ -1,6 +1,9 @@
 import { expect } from "vitest";
+import type { FakeClock } from "../../emulator/clock";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../../emulator/testing";
 import type { ConfigReader } from "../core/config";
+import type { PlannedOperation } from "../core/plan/operation";
+import type { ReplaceOrder } from "../core/replacement";
 import type { KindType } from "../kinds";
 import { kindOf } from "../kinds";
 import { testHandler } from "../kinds/testing";
@@ -10,10 +13,81 @@ import { vclusterClient } from "../kinds/vcluster/common";
  * Test helpers shared by the in-process tests of the three engine adapters (engines/dynamic,
  * engines/pulumi-native, engines/terraform; not built into the package): one kind of every platform
  * as the lifecycle tests drive it, the local control plane they share, its audit of platform calls,
- * and steps of one kind that run in order beside the other kinds' steps.
+ * steps of one kind that run in order beside the other kinds' steps, and the driver every adapter
+ * implements (EngineDriver) so that one table runs on the three engines.
  */
 
 type Props = Record<string, unknown>;
+
+/** The three engines the adapters serve: Pulumi's dynamic providers, the native plugin, OpenTofu. */
+export type EngineName = "dynamic" | "pulumi" | "terraform";
+
+export const ENGINE_NAMES: readonly EngineName[] = ["dynamic", "pulumi", "terraform"];
+
+/** What a program declares for one resource. */
+export interface Program {
+  /** The inputs, in definition keys (each driver names them as its engine's users do). */
+  inputs: Props;
+  /**
+   * The replacement order the program asks for, as each engine's users say it: Pulumi's resource
+   * option `deleteBeforeReplace` (the dynamic SDK sends it as a hidden input, the kind's default when
+   * unset; the engine takes an explicit one over the native plugin's Diff answer), OpenTofu's
+   * `lifecycle { create_before_destroy = true }` for `false` (unset or `true`: destroy first).
+   */
+  deleteBeforeReplace?: boolean;
+}
+
+/** What an engine's preview shows for one resource. */
+export interface Previewed {
+  /** `same`: no step (OpenTofu: no change in the plan). */
+  op: "create" | "update" | "replace" | "same";
+  /** For a replacement: the order the engine will run it in. */
+  order?: ReplaceOrder;
+  /** The platform calls `clusterform plan` reads from this preview (the engine's saved plan or preview JSON), in order. */
+  operations: PlannedOperation[];
+}
+
+/** What an engine's apply did for one resource: its preview, and the provider calls it made, in order. */
+export interface Applied extends Previewed {
+  steps: ("create" | "update" | "delete")[];
+}
+
+/**
+ * One resource of a kind as an engine runs it, each call a run of the engine (`pulumi preview`,
+ * `pulumi up`, `tofu plan`, `tofu apply`: a new provider process each), through the adapter's own
+ * protocol surface, with the engine's state kept between runs.
+ */
+export interface DrivenResource {
+  readonly engine: EngineName;
+  /** The object's outputs now, in definition keys, and its id as `id`; empty before the create. */
+  readonly outputs: Props;
+  /** Plans the program against the state, changing nothing. */
+  preview(program: Program): Promise<Previewed>;
+  /** Plans and carries out the change, a replacement in the engine's own order. */
+  apply(program: Program): Promise<Applied>;
+  /** Deletes the object and forgets the state (`pulumi destroy`, `tofu destroy`). */
+  destroy(): Promise<void>;
+}
+
+/**
+ * Pulumi's order of a replacement (its step generator): the resource option `deleteBeforeReplace`
+ * when the program sets it ("the user can override the provider's decision"), else the Diff's answer.
+ */
+export function pulumiReplaceOrder(option: boolean | undefined, diffDeleteFirst: boolean): ReplaceOrder {
+  return (option ?? diffDeleteFirst) ? "delete-first" : "create-first";
+}
+
+/** OpenTofu's order of a replacement: create first under `create_before_destroy` alone, the provider never asked. */
+export function tofuReplaceOrder(program: Program): ReplaceOrder {
+  return program.deleteBeforeReplace === false ? "create-first" : "delete-first";
+}
+
+/** An engine adapter as its engine drives it: opens resources of a stack (a Pulumi stack, a tofu working directory). */
+export interface EngineDriver {
+  readonly engine: EngineName;
+  /** A resource `name` of kind `type` in stack `stack`, served by a provider configured for `plane`. */
+  open(type: KindType, name: string, stack: string, plane: AdapterPlane): Promise<DrivenResource>;
+}
 
 /** A field of a kind as each engine's users name it, for failures that must name it. */
 export interface EngineNames {
@@ -199,7 +273,28 @@ export async function startAdapterPlane(): Promise<AdapterPlane> {
   return plane;
 }
 
-async function planeWithConfig(opts: { timeScale: number }): Promise<AdapterPlane> {
+/**
+ * A clock that runs with the wall clock (and can still be moved on): a plane on it ends operations by
+ * itself after their duration times the time scale.
+ */
+export function runningClock(): FakeClock {
+  let offset = 0;
+  return {
+    now: () => Date.now() + offset,
+    advance: (ms) => {
+      offset += ms;
+    },
+    set: (epochMs) => {
+      offset = epochMs - Date.now();
+    },
+  };
+}
+
+/**
+ * A plane without fixtures, its operations taking `timeScale` times their duration on `clock` (at 0,
+ * every operation ends at once and the plane's fake clock never needs to move).
+ */
+export async function planeWithConfig(opts: { timeScale: number; clock?: FakeClock }): Promise<AdapterPlane> {
   const t = await startTestPlane(opts);
   const all: Record<string, string> = { "clusterform:endpoint": t.plane.url, ...PLANE_CREDENTIALS };
   const settings = Object.fromEntries(Object.entries(all).map(([k, v]) => [k.slice("clusterform:".length), v]));
@@ -215,7 +310,7 @@ async function planeWithConfig(opts: { timeScale: number }): Promise<AdapterPlan
 }
 
 /** Creates a fixture object through the kinds' own test handler (not the adapter under test). */
-async function makeFixture(config: ConfigReader, type: KindType, inputs: Props): Promise<string> {
+export async function makeFixture(config: ConfigReader, type: KindType, inputs: Props): Promise<string> {
   const handler = testHandler(await kindOf(type));
   await handler.configure(config);
   const checked = await handler.check({}, { __provider: "fixture", owner: "f1x7ure0f1x7ure0", ...inputs });
@@ -307,6 +402,25 @@ export async function untilWritten(t: TestPlane, api: string, since: number, wri
   while (!(await platformWrites(t, api, since)).includes(write)) {
     // The next read of the audit is the wait.
   }
+}
+
+/** One entry of the plane's audit log. */
+export interface AuditEntry {
+  seq: number;
+  time: string;
+  api: string;
+  operation: string;
+  target: string;
+  requestId: string;
+  code: string;
+  /** The request body as JSON, secrets redacted; absent when the call had none. */
+  request?: unknown;
+}
+
+/** Every call of platform `api` after `since`, in the order the platform received them. */
+export async function auditEntries(t: TestPlane, api: string, since: number): Promise<AuditEntry[]> {
+  const { entries } = (await t.http("GET", `/_local/audit?since=${since}`)).body as { entries: AuditEntry[] };
+  return entries.filter((e) => e.api === api);
 }
 
 /** The sequence number of the newest audit entry (0 when none). */

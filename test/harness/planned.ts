@@ -156,7 +156,9 @@ const ARGS: Readonly<Record<string, Readonly<Record<string, ArgSource>>>> = {
 
 /** Reads no plan lists: everything named Get/List/Query/Lookup/Watch but the one read cma-ssh's upgrade plans. */
 const PLANNED_READS = new Set(["GetUpgradeClusterInformation"]);
-const isPlannable = (e: AuditEntry): boolean => PLANNED_READS.has(e.operation) || !/^(Get|List|Query|Lookup|Watch)/.test(e.operation);
+
+/** Whether a plan may list this call: every platform call that changes something, and cma-ssh's upgrade check. */
+export const isPlannable = (e: Pick<AuditEntry, "operation">): boolean => PLANNED_READS.has(e.operation) || !/^(Get|List|Query|Lookup|Watch)/.test(e.operation);
 
 /** One planned operation's key arguments as planned and as the audit recorded them (unknown ones left out). */
 function keyArguments(o: PlannedOperation, entry: AuditEntry): { planned: Body; audited: Body } {
@@ -191,6 +193,16 @@ export function expectPlannedAsAudited(step: StepRecord | undefined, entries: re
     const sorted = (ops: PlannedOperation[]) => (step?.op === "update" ? ops : [...ops].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))));
     expect(sorted(plannedOperations(native))).toEqual(sorted(operations));
   }
+  expectOperationsAudited(operations, entries);
+}
+
+/**
+ * Asserts that planned operations are what the platform received: the same calls on the same
+ * targets in the same order (a target the plan could not know is `?`), each call's key arguments
+ * equal to what its request body holds. `entries` are the audit entries of the change (reads are
+ * left out here).
+ */
+export function expectOperationsAudited(operations: readonly PlannedOperation[], entries: readonly AuditEntry[]): void {
   const calls = entries.filter(isPlannable);
   const planned = operations.map((o) => `${o.call} ${o.target ?? "?"}`);
   expect(planned).toEqual(maskUnplanned(planned, calls.map((e) => `${e.operation} ${e.target}`)));

@@ -56,6 +56,13 @@ describe("planChange: each kind's platform calls from old state and new inputs",
     ]);
   });
 
+  it("senlin: a binding whose enabled the state left unset (OpenTofu's null) is enabled: a new policy beside it is one attach", () => {
+    const c = { profile: "p", minSize: 1, maxSize: 3, policies: [{ policy: "a", enabled: null }], owner: "o", resourceName: "s" };
+    const news = { ...c, policies: [{ policy: "a", enabled: null }, { policy: "b", enabled: null }] };
+    expect(calls("senlin:Cluster", "update", c, news, "sid").map((x) => [x.call, x.args])).toEqual([["AttachClusterPolicy", { policy: "b", enabled: true }]]);
+    expect(calls("senlin:Cluster", "update", c, { ...c, policies: [{ policy: "a", enabled: false }] }, "sid").map((x) => x.call)).toEqual(["UpdateClusterPolicy"]);
+  });
+
   it("peloton: a new image is a rolling update in batches; a stop is flagged", () => {
     const job = { respoolId: "rp", instanceCount: 40, defaultSpec: { containers: [{ name: "w", image: "a:1" }] }, updatePolicy: { batchSize: 2 }, owner: "o", resourceName: "j" };
     const [roll] = planChange({ type: "pulumi-nodejs:dynamic/peloton:StatelessJob", op: "update", id: "j1", olds: job, news: { ...job, defaultSpec: { containers: [{ name: "w", image: "a:2" }] } } })?.operations ?? [];

@@ -6,8 +6,16 @@ import * as pb from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
+import { expect } from "vitest";
+import { definitionProps } from "../../cli/plan/engine-props";
+import { loadKinds } from "../../cli/plan/planners";
+import { planChange } from "../../cli/plan/plan-change";
+import type { Kind } from "../../core/definition/kind";
+import { toEngineNames } from "../../core/definition/names";
+import { type KindType, kindOf } from "../../kinds";
+import { type AdapterPlane, type Applied, type DrivenResource, type EngineDriver, InOrder, type Previewed, type Program, pulumiReplaceOrder } from "../testing";
 import { type NativePlugin, nativePlugin } from "./provider";
-import { SECRET_SIG, SIG_KEY } from "./secrets";
+import { SECRET_SIG, SIG_KEY, unwrapSecrets } from "./secrets";
 import { installServerHooks } from "./server-hooks";
 import { parseUrn } from "./urn";
 
@@ -232,3 +240,160 @@ export function initFailureOf(err: grpc.ServiceError): { id: string; properties:
 export function failuresOf(res: pb.CheckResponse): { property: string; reason: string }[] {
   return res.getFailuresList().map((f) => ({ property: f.getProperty(), reason: f.getReason() }));
 }
+
+/** Configure's args for a plane, the passwords secret as the engine sends secret configuration. */
+export function configArgsOf(plane: AdapterPlane): Props {
+  const { cyclecloudPassword, senlinPassword, ...plain } = plane.settings;
+  return { ...plain, cyclecloudPassword: secret(cyclecloudPassword), senlinPassword: secret(senlinPassword) };
+}
+
+/** `Diff`'s `changes`: DIFF_NONE or DIFF_SOME (pulumirpc.DiffResponse.DiffChanges). */
+export const DIFF_NONE = 1;
+export const DIFF_SOME = 2;
+/** `customTimeouts` of every create, update and delete: 10 minutes, in seconds. */
+export const TIMEOUT = 600;
+
+/** The engine's state of one resource between runs. */
+export interface NativeEntry {
+  id: string;
+  inputs: Props;
+  outputs: Props;
+}
+
+/** A resource of a kind in a stack: what the program declares, and the engine's state of it. */
+export class NativeResource implements DrivenResource {
+  readonly engine = "pulumi";
+  readonly urn: string;
+  /** The program's inputs now (definition keys). */
+  program: Props = {};
+  entry: NativeEntry | undefined;
+  /** The steps of this resource's life, in order beside other resources' (lifecycle tests). */
+  readonly steps = new InOrder();
+  private kind: Kind | undefined;
+
+  constructor(
+    readonly type: KindType,
+    readonly name: string,
+    readonly stack: string,
+    private readonly planeOf: () => AdapterPlane,
+  ) {
+    this.urn = nativeUrn(stack, type, name);
+  }
+
+  get plane(): AdapterPlane {
+    return this.planeOf();
+  }
+
+  /** A new run of the engine for this stack: a new plugin, configured. */
+  async run(): Promise<void> {
+    await (await startNativeServer()).newRun(this.stack, configArgsOf(this.plane));
+  }
+
+  get live(): NativeEntry {
+    if (!this.entry) throw new Error(`${this.type} ${this.name}: no state entry (the create step did not record one)`);
+    return this.entry;
+  }
+
+  get outputs(): Props {
+    return this.entry ? { ...definitionProps(`clusterform:${this.type}`, unwrapSecrets(this.entry.outputs).plain), id: this.entry.id } : {};
+  }
+
+  /** Check of the program against the entry's inputs (or none: a new object, or a replacement's second Check). */
+  async check(olds: Props, news: Props): Promise<Props> {
+    const res = await (await startNativeServer()).check(this.urn, olds, news);
+    expect(failuresOf(res)).toEqual([]);
+    return propsOf(res.getInputs());
+  }
+
+  /** Diff against the entry, as the engine asks it. */
+  async diff(news: Props): Promise<{ changes: number; replaces: string[]; deleteBeforeReplace: boolean }> {
+    const res = await (await startNativeServer()).diff({ id: this.live.id, urn: this.urn, olds: this.live.outputs, news, oldInputs: this.live.inputs });
+    return { changes: res.getChanges(), replaces: res.getReplacesList(), deleteBeforeReplace: res.getDeletebeforereplace() };
+  }
+
+  async create(inputs: Props): Promise<NativeEntry> {
+    const res = await (await startNativeServer()).create(this.urn, inputs, TIMEOUT);
+    return { id: res.getId(), inputs, outputs: propsOf(res.getProperties()) };
+  }
+
+  async update(news: Props): Promise<NativeEntry> {
+    const res = await (await startNativeServer()).update({ id: this.live.id, urn: this.urn, olds: this.live.outputs, news, oldInputs: this.live.inputs, timeoutSeconds: TIMEOUT });
+    return { ...this.live, inputs: news, outputs: propsOf(res.getProperties()) };
+  }
+
+  async deleteLive(): Promise<void> {
+    await (await startNativeServer()).delete({ id: this.live.id, urn: this.urn, properties: this.live.outputs, oldInputs: this.live.inputs, timeoutSeconds: TIMEOUT });
+  }
+
+  /** The program's inputs in Pulumi names, as a program of the plugin's SDKs sends them. */
+  private async news(program: Program): Promise<Props> {
+    this.kind ??= await kindOf(this.type);
+    this.program = program.inputs;
+    return toEngineNames(this.kind, program.inputs, "pulumi");
+  }
+
+  /** One run's Check and Diff of the program, as `pulumi preview` and the start of `pulumi up` make them. */
+  private async plan(program: Program): Promise<Previewed & { inputs: Props }> {
+    await loadKinds();
+    const news = await this.news(program);
+    const inputs = await this.check(this.entry?.inputs ?? {}, news);
+    const type = `clusterform:${this.type}`;
+    const named = (props: Props) => definitionProps(type, unwrapSecrets(props).plain);
+    if (!this.entry) return { op: "create", operations: planChange({ type, urn: this.urn, op: "create", news: named(inputs) })?.operations ?? [], inputs };
+    const diff = await this.diff(inputs);
+    if (diff.changes !== DIFF_SOME) return { op: "same", operations: [], inputs };
+    const op = diff.replaces.length > 0 ? "replace" : "update";
+    // The preview's step as `clusterform plan` reads it: the old outputs, the checked new inputs.
+    const operations = planChange({ type, urn: this.urn, op, id: this.live.id, olds: named(this.live.outputs), news: named(inputs) })?.operations ?? [];
+    const order = op === "replace" ? pulumiReplaceOrder(program.deleteBeforeReplace, diff.deleteBeforeReplace) : undefined;
+    return { op, order, operations, inputs };
+  }
+
+  async preview(program: Program): Promise<Previewed> {
+    await this.run();
+    const { op, order, operations } = await this.plan(program);
+    return { op, order, operations };
+  }
+
+  async apply(program: Program): Promise<Applied> {
+    await this.run();
+    const { inputs, ...previewed } = await this.plan(program);
+    const steps: Applied["steps"] = [];
+    if (previewed.op === "create") {
+      this.entry = await this.create(inputs);
+      steps.push("create");
+    } else if (previewed.op === "update") {
+      this.entry = await this.update(inputs);
+      steps.push("update");
+    } else if (previewed.op === "replace") {
+      // The engine's second Check, without old inputs, gives the replacement's inputs.
+      const replacement = await this.check({}, await this.news(program));
+      if (previewed.order === "delete-first") await this.deleteLive();
+      const made = await this.create(replacement);
+      if (previewed.order === "create-first") await this.deleteLive();
+      this.entry = made;
+      steps.push(...(previewed.order === "delete-first" ? (["delete", "create"] as const) : (["create", "delete"] as const)));
+    } else {
+      // A step without a change still records the program's new inputs.
+      this.entry = { ...this.live, inputs };
+    }
+    return { ...previewed, steps };
+  }
+
+  async destroy(): Promise<void> {
+    await this.run();
+    await this.deleteLive();
+    this.entry = undefined;
+  }
+}
+
+/** The URN of a native resource. */
+export function nativeUrn(stack: string, type: string, name: string): string {
+  return `urn:pulumi:${stack}::inproc::clusterform:${type}::${name}`;
+}
+
+/** The native plugin's service as the Pulumi engine drives it. */
+export const NATIVE_DRIVER: EngineDriver = {
+  engine: "pulumi",
+  open: async (type, name, stack, plane) => new NativeResource(type, name, stack, () => plane),
+};

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import { type Client, createClient, createRouterTransport } from "@connectrpc/connect";
 import { expect } from "vitest";
 import {
@@ -8,7 +9,15 @@ import {
   type Schema_Block,
   Schema_Object_NestingMode,
 } from "../../../proto/gen/tfplugin6/tfplugin6_pb";
-import { type CtyType, decodeMsgpack, encodeMsgpack, hasUnknown, type TfValue, typeOf } from "./codec";
+import { loadKinds } from "../../cli/plan/planners";
+import { planChange } from "../../cli/plan/plan-change";
+import { readTofuPlan } from "../../cli/plan/tofu-plan-json";
+import type { Kind } from "../../core/definition/kind";
+import { fromEngineNames, toEngineNames } from "../../core/definition/names";
+import { type KindType, kindOf } from "../../kinds";
+import { type AdapterPlane, type Applied, type DrivenResource, type EngineDriver, InOrder, type Previewed, type Program, tofuReplaceOrder } from "../testing";
+import { type CtyType, decodeMsgpack, encodeMsgpack, hasUnknown, type TfValue, typeOf, UNKNOWN_VALUE } from "./codec";
+import { terraformTypeName } from "./kind-modules";
 import { providerService } from "./provider-service";
 import { Stopper } from "./stopper";
 
@@ -22,6 +31,7 @@ import { Stopper } from "./stopper";
  */
 
 type TfObject = Record<string, TfValue>;
+type Props = Record<string, unknown>;
 
 /** One resource type's schema as tofu reads it from GetProviderSchema. */
 export interface TypeSchema {
@@ -167,3 +177,200 @@ export function errorsOf(diagnostics: Diagnostic[]): { summary: string; detail: 
       return { summary: d.summary, detail: d.detail, ...(step?.case === "attributeName" ? { attribute: step.value } : {}) };
     });
 }
+
+/** The `provider "clusterform"` block that reaches a plane. */
+export function providerConfigOf(plane: AdapterPlane): Record<string, string> {
+  return Object.fromEntries(Object.entries(plane.settings).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]));
+}
+
+/** `value` without its null attributes (HCL's unset ones), as the definitions hold values. */
+function withoutNulls(value: TfValue): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null).map(([k, v]) => [k, withoutNulls(v)]));
+}
+
+/** A planned value as `tofu show -json` writes it: the known values (unknown ones null), and `after_unknown`. */
+function planJson(value: TfValue): { known: unknown; unknown: unknown } {
+  if (value === UNKNOWN_VALUE) return { known: null, unknown: true };
+  if (Array.isArray(value)) {
+    const items = value.map(planJson);
+    return { known: items.map((i) => i.known), unknown: items.map((i) => i.unknown) };
+  }
+  if (typeof value !== "object" || value === null) return { known: value, unknown: false };
+  const entries = Object.entries(value).map(([k, v]) => [k, planJson(v)] as const);
+  return { known: Object.fromEntries(entries.map(([k, v]) => [k, v.known])), unknown: Object.fromEntries(entries.map(([k, v]) => [k, v.unknown])) };
+}
+
+/** A resource block of one kind and the state tofu keeps for it. */
+export class TofuResource implements DrivenResource {
+  readonly engine = "terraform";
+  readonly typeName: string;
+  /** The block's arguments now (definition keys). */
+  program: Props = {};
+  state: TfObject | null = null;
+  private: Uint8Array = new Uint8Array();
+  /** The steps of this block's life, in order beside other blocks' (lifecycle tests). */
+  readonly steps = new InOrder();
+  private kind: Kind | undefined;
+
+  constructor(
+    readonly type: KindType,
+    readonly name: string,
+    private readonly planeOf: () => AdapterPlane,
+  ) {
+    this.typeName = terraformTypeName(type);
+  }
+
+  get live(): TfObject {
+    if (!this.state) throw new Error(`${this.type} ${this.name}: no state (the create step did not record one)`);
+    return this.state;
+  }
+
+  get outputs(): Props {
+    return this.state && this.kind ? fromEngineNames(this.kind, withoutNulls(this.state) as Props, "terraform") : {};
+  }
+
+  /** Definition-key values as an HCL configuration writes them. */
+  async hcl(props: Props): Promise<TfObject> {
+    this.kind ??= await kindOf(this.type);
+    return toEngineNames(this.kind, props, "terraform") as TfObject;
+  }
+
+  /** A provider process for one tofu command, and this block's schema as it answered it. */
+  async process(): Promise<{ p: TofuProvider; schema: TypeSchema; config: TfObject }> {
+    const p = await startTofuProvider(providerConfigOf(this.planeOf()));
+    const schema = p.schemaOf(this.typeName);
+    return { p, schema, config: configOf(schema, await this.hcl(this.program)) };
+  }
+
+  /** `tofu plan`'s calls for this block: refresh (upgrade, read), then the plan. */
+  async plan(): Promise<{ planned: TfObject; plannedPrivate: Uint8Array; requiresReplace: string[]; config: TfObject; schema: TypeSchema; prior: TfObject | null }> {
+    const { p, schema, config } = await this.process();
+    expect((await p.client.validateResourceConfig({ typeName: this.typeName, config: dv(schema, config) })).diagnostics).toEqual([]);
+    let prior: TfObject | null = null;
+    if (this.state) {
+      const raw = new TextEncoder().encode(JSON.stringify(stateJson(this.state, schema.objectType)));
+      const upgraded = await p.client.upgradeResourceState({ typeName: this.typeName, version: 0n, rawState: { json: raw } });
+      expect(upgraded.diagnostics).toEqual([]);
+      const read = await p.client.readResource({ typeName: this.typeName, currentState: upgraded.upgradedState, private: this.private });
+      expect(read.diagnostics).toEqual([]);
+      prior = decodedValue(schema, read.newState);
+      // The refresh finds no drift in what the configuration sets (outputs such as a pool's usage may move on).
+      const set = Object.keys(config).filter((k) => config[k] !== null);
+      const pick = (o: TfObject | null) => Object.fromEntries(set.map((k) => [k, o?.[k]]));
+      expect(pick(prior)).toEqual(pick(this.state));
+    }
+    const res = await p.client.planResourceChange({
+      typeName: this.typeName,
+      priorState: dv(schema, prior),
+      proposedNewState: dv(schema, proposedNew(schema, prior, config)),
+      config: dv(schema, config),
+      priorPrivate: this.private,
+    });
+    expect(res.diagnostics).toEqual([]);
+    const planned = decodedValue(schema, res.plannedState)!;
+    expectValidPlan(schema, config, planned);
+    const requiresReplace = res.requiresReplace.map((path) => String(path.steps[0]?.selector.value));
+    return { planned, plannedPrivate: res.plannedPrivate, requiresReplace, config, schema, prior };
+  }
+
+  /** The create half of a replacement as tofu plans it: the new object, with no prior state. */
+  async planCreate(): Promise<{ planned: TfObject; plannedPrivate: Uint8Array; config: TfObject }> {
+    const { p, schema, config } = await this.process();
+    const res = await p.client.planResourceChange({ typeName: this.typeName, priorState: dv(schema, null), proposedNewState: dv(schema, proposedNew(schema, null, config)), config: dv(schema, config) });
+    expect(res.diagnostics).toEqual([]);
+    const planned = decodedValue(schema, res.plannedState)!;
+    expectValidPlan(schema, config, planned);
+    return { planned, plannedPrivate: res.plannedPrivate, config };
+  }
+
+  /** Plans the program (`tofu plan`) and carries it out (`tofu apply`), a replacement in the configuration's order. */
+  async apply(program: Program): Promise<Applied> {
+    const { previewed, plan } = await this.previewOf(program);
+    const steps: Applied["steps"] = [];
+    if (previewed.op === "create" || previewed.op === "update") {
+      await this.applyPlanned(plan, plan.prior);
+      steps.push(previewed.op);
+    } else if (previewed.op === "replace") {
+      const old = { state: this.live, private: this.private };
+      const create = await this.planCreate();
+      if (previewed.order === "delete-first") await this.destroyState(old.state, old.private);
+      await this.applyPlanned(create, null);
+      if (previewed.order === "create-first") await this.destroyState(old.state, old.private);
+      steps.push(...(previewed.order === "delete-first" ? (["delete", "create"] as const) : (["create", "delete"] as const)));
+    }
+    return { ...previewed, steps };
+  }
+
+  /** `tofu apply` of a planned create or update (prior: the state it changes). */
+  async applyPlanned(plan: { planned: TfObject; plannedPrivate: Uint8Array; config: TfObject }, prior: TfObject | null): Promise<void> {
+    const { p, schema } = await this.process();
+    const res = await p.client.applyResourceChange({
+      typeName: this.typeName,
+      priorState: dv(schema, prior),
+      plannedState: dv(schema, plan.planned),
+      config: dv(schema, plan.config),
+      plannedPrivate: plan.plannedPrivate,
+    });
+    expect(errorsOf(res.diagnostics)).toEqual([]);
+    const applied = decodedValue(schema, res.newState)!;
+    expectConsistentApply(plan.planned, applied);
+    this.state = applied;
+    this.private = res.private;
+  }
+
+  /** `tofu apply`'s delete of an object (its state and private state). */
+  async destroyState(state: TfObject, privateState: Uint8Array): Promise<void> {
+    const { p, schema } = await this.process();
+    const res = await p.client.applyResourceChange({ typeName: this.typeName, priorState: dv(schema, state), plannedState: dv(schema, null), config: dv(schema, null), plannedPrivate: privateState });
+    expect(res.diagnostics).toEqual([]);
+    expect(decodedValue(schema, res.newState)).toBeNull();
+  }
+
+  /** A plan of the unchanged configuration plans nothing: the planned state is the state. */
+  async expectNoChange(): Promise<void> {
+    const { planned, requiresReplace } = await this.plan();
+    expect(requiresReplace).toEqual([]);
+    expect(planned).toEqual(this.live);
+  }
+
+  /** `tofu plan` of the program, and the change as `tofu show -json` of the saved plan gives it to `clusterform plan`. */
+  private async previewOf(program: Program): Promise<{ previewed: Previewed; plan: Awaited<ReturnType<TofuResource["plan"]>> }> {
+    await loadKinds();
+    this.program = program.inputs;
+    const plan = await this.plan();
+    const prior = plan.prior;
+    let op: Previewed["op"];
+    if (!prior) op = "create";
+    else if (plan.requiresReplace.length > 0) op = "replace";
+    else op = isDeepStrictEqual(plan.planned, prior) ? "same" : "update";
+    const order = op === "replace" ? tofuReplaceOrder(program) : undefined;
+    if (op === "same") return { previewed: { op, operations: [] }, plan };
+    const actions = { create: ["create"], update: ["update"], replace: order === "create-first" ? ["create", "delete"] : ["delete", "create"] }[op];
+    const after = planJson(plan.planned);
+    const doc = {
+      format_version: "1.2",
+      resource_changes: [{ address: `${this.typeName}.${this.name}`, mode: "managed", type: this.typeName, name: this.name, change: { actions, before: prior, after: after.known, after_unknown: after.unknown } }],
+    };
+    const read = readTofuPlan(doc);
+    expect(read.errors).toEqual([]);
+    const operations = planChange(read.changes[0])?.operations ?? [];
+    return { previewed: { op, order, operations }, plan };
+  }
+
+  async preview(program: Program): Promise<Previewed> {
+    return (await this.previewOf(program)).previewed;
+  }
+
+  async destroy(): Promise<void> {
+    await this.destroyState(this.live, this.private);
+    this.state = null;
+  }
+}
+
+/** The tfplugin6 service as OpenTofu drives it. */
+export const TOFU_DRIVER: EngineDriver = {
+  engine: "terraform",
+  open: async (type, name, _stack, plane) => new TofuResource(type, name, () => plane),
+};

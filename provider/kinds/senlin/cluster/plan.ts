@@ -9,11 +9,12 @@ type UpdateCall = CallOf<typeof CLUSTER_UPDATE_CALLS>;
 /** The fields one PATCH (UpdateCluster) sends, in the order the patch lists them. */
 const PATCHED = ["name", "profile", "profileOnly", "timeout", "metadata", "config"] as const;
 
-const bindings = (v: unknown): PolicyBinding[] => (Array.isArray(v) ? (v as PolicyBinding[]) : []);
+/** The bindings of a state or of new inputs, `enabled` filled in (an HCL state keeps an unset one null). */
+const bindings = (v: unknown): PolicyBinding[] => (Array.isArray(v) ? (v as PolicyBinding[]).map((b) => ({ policy: b.policy, enabled: b.enabled ?? true })) : []);
 
 /** The policy actions from one binding set to another: detaches, attaches, then `enabled` updates. */
 function policyCalls(id: string | undefined, from: PolicyBinding[], to: PolicyBinding[]): PlannedOperation<(typeof POLICY_ACTIONS.calls)[number]>[] {
-  const changes = planPolicies(from, to.map((b) => ({ policy: b.policy, enabled: b.enabled ?? true })));
+  const changes = planPolicies(from, to);
   return [
     ...changes.detach.map((policy) => op(CLUSTER_CALLS.DetachClusterPolicy, id, { policy }, `detaches policy ${policy}`)),
     ...changes.attach.map((b) => op(CLUSTER_CALLS.AttachClusterPolicy, id, { policy: b.policy, enabled: b.enabled }, `attaches policy ${b.policy}${b.enabled ? "" : " (disabled)"}`)),
