@@ -2,7 +2,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { planeInventory, startAllKindsPlane } from "../harness/all-kinds";
-import { changingSteps, type EngineStack, openStack, type RunResult } from "../harness/engine";
+import { changingSteps, destroyLeftovers, type EngineStack, openStack, type RunResult } from "../harness/engine";
 import type { AuditEntry, LocalPlane } from "../harness/local-plane";
 import { applyArgs, planArgs } from "../harness/tofu";
 import { openTofuPlane, type TofuPlane } from "../harness/tofu-plane";
@@ -52,8 +52,7 @@ describe("held objects: a stack moved between the ways a program declares its re
     plane = await startAllKindsPlane(workspace, 0.2);
   });
   afterAll(async () => {
-    // Only the stacks a failed test left holding resources: a destroy of an empty stack is an engine run for nothing.
-    for (const stack of stacks) if ((await stored(stack).catch(() => [])).length > 0) await stack.destroy().catch(() => undefined);
+    for (const stack of stacks) await destroyLeftovers(stack);
     await plane?.stop();
   });
 

@@ -284,6 +284,16 @@ function changedInputs(olds: Record<string, unknown> | undefined, news: Record<s
   return [...keys].filter((k) => !isDeepStrictEqual(olds[k], news[k])).sort();
 }
 
+/**
+ * Destroys the stack if its stored checkpoint still holds resources (what a failed test leaves), for
+ * an afterAll: a destroy of a stack a test already destroyed is an engine run for nothing. Never throws.
+ */
+export async function destroyLeftovers(stack: EngineStack | undefined): Promise<void> {
+  if (!stack) return;
+  const held = await stack.storedState().then((text) => (JSON.parse(text).checkpoint?.latest?.resources ?? []).length, () => 1);
+  if (held > 0) await stack.destroy().catch(() => undefined);
+}
+
 /** Steps of user resources (not the stack, not providers). */
 export function resourceSteps(result: RunResult): StepRecord[] {
   return result.steps.filter((s) => s.type !== "pulumi:pulumi:Stack" && !s.type.startsWith("pulumi:providers:"));
