@@ -22,11 +22,13 @@ const OK = (entries: AuditEntry[]) => entries.filter((e) => e.code === "OK");
 describe("cma-ssh: `pulumi up --replace` ends with a new object the state names, never adopting the old one", () => {
   let t: CmasshStack;
   const pools = { derived: {}, chosen: { name: "chosen-pool" } };
+  /** The outputs of the last up, which the pools' replacements start from (the configuration is unchanged between them). */
+  let outputs: Record<string, unknown>;
 
   beforeAll(async () => {
     t = await openCmasshStack({ timeScale: 0.2 });
     await t.configure({ pools });
-    await t.stack.up();
+    outputs = (await t.stack.up()).outputs;
   });
   afterAll(async () => {
     await t?.plane.stop();
@@ -36,10 +38,11 @@ describe("cma-ssh: `pulumi up --replace` ends with a new object the state names,
     ["a pool with a derived name", "derived"],
     ["a pool with a chosen name", "chosen"],
   ])("replaces %s by deleting it, then adding it again", async (_, key) => {
-    const before = (await t.stack.up()).outputs;
+    const before = outputs;
     const pool = `${before.clusterName}/${(before.poolNames as Record<string, string>)[key]}`;
     const since = await t.plane.lastSeq();
     const result = await t.stack.up({ replace: [await t.stack.urnOf(key)] });
+    outputs = result.outputs;
     expect(changingSteps(result).map((s) => `${s.op} ${s.name}`)).toEqual([`delete-replaced ${key}`, `replace ${key}`, `create-replacement ${key}`]);
     expect(mutations(await t.plane.audit(since))).toEqual([`DeleteNodePool ${pool}`, `AddNodePool ${pool}`]);
     expect(await inventory(t)).toEqual(named(result.outputs));

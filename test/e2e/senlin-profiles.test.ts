@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { changingSteps, type RunResult, resourceSteps, spawnCli } from "../harness/engine";
+import { changingSteps, destroyLeftovers, type RunResult, resourceSteps, spawnCli } from "../harness/engine";
 import type { AuditEntry } from "../harness/local-plane";
 import { expectPlannedAsAudited, previewStep } from "../harness/planned";
 import { killTree } from "../harness/processes";
@@ -190,7 +190,7 @@ describe("senlin: profiles and policies as resources", () => {
     t = await openSenlinStack({ program: "senlin-profiles", timeScale: 0.1 });
   });
   afterAll(async () => {
-    await t?.stack.destroy().catch(() => undefined);
+    await destroyLeftovers(t?.stack);
     await t?.plane.stop();
   });
 

@@ -4,6 +4,7 @@ import { expect } from "vitest";
 import { buildResourceType } from "../../provider/engines/terraform/schema";
 import { kindOf, KIND_TYPES } from "../../provider/kinds";
 import { terraformTypeName } from "../../provider/engines/terraform/kind-modules";
+import { errorsOf, startTofuProvider } from "../../provider/engines/terraform/testing";
 import type { TofuDir } from "../harness/tofu";
 import type { TofuPlane } from "../harness/tofu-plane";
 
@@ -42,6 +43,15 @@ async function unreportedOf(typeName: string): Promise<string[]> {
   const type = buildResourceType(kind);
   const fields = [...(kind.importId?.unreported ?? []), "timeouts"];
   return type.attributes.filter((a) => fields.includes(a.field)).map((a) => a.name);
+}
+
+/** The kind a Terraform type serves (`cmassh:Cluster`). */
+const kindNameOf = (typeName: string) => KIND_TYPES.find((k) => terraformTypeName(k) === typeName)!;
+
+/** An import of an id of the right shape that names nothing fails naming the kind, the id and that nothing is there. */
+function expectUnknownRefused(kindName: string, id: string, message: string): void {
+  expect(oneLine(message)).toContain(`importing ${kindName} "${id}"`);
+  expect(oneLine(message)).toContain("no such object at");
 }
 
 const varArgs = (vars: Record<string, string | number>) => Object.entries(vars).flatMap(([k, v]) => ["-var", `${k}=${v}`]);
@@ -92,14 +102,15 @@ async function expectQuiet(dir: TofuDir, vars: Record<string, string | number>):
 
 /**
  * Every resource of a working directory imported back, by the id its apply recorded (the same id
- * `pulumi import` takes): first an unknown id fails naming the kind, the id and the shape (and, for
- * the first resource, a wrong-shape id, with no call to the platform), then `tofu import` of each resource, a
+ * `pulumi import` takes): first an unknown id fails naming the kind and the id (through tofu for the
+ * first resource, with a wrong-shape id that fails naming the shape with no call to the platform;
+ * for the others through the provider's service in this process), then `tofu import` of each resource, a
  * plan that changes at most the inputs its platform cannot report, its apply and a plan with nothing
  * to do; then the same through `import {}` blocks. Import makes no platform write, nor does the apply
  * that records the unreported inputs.
  */
 export async function importEverything(t: TofuPlane, dir: TofuDir, vars: Record<string, string | number>, gaps: Gaps = {}): Promise<void> {
-  const resources = await dir.resources();
+  const resources = dir.stored();
   const types = Object.fromEntries(Object.keys(resources).map((address) => [address, address.split(".")[0]]));
   const ids = Object.fromEntries(Object.entries(resources).map(([address, r]) => [address, String(r.values.id)]));
   for (const [address, id] of Object.entries(ids)) expect(id, address).toMatch(IMPORT_IDS[types[address]].shape);
@@ -108,8 +119,10 @@ export async function importEverything(t: TofuPlane, dir: TofuDir, vars: Record<
   const since = await t.plane.lastSeq();
 
   for (const [i, address] of addresses.entries()) {
-    const kindName = KIND_TYPES.find((k) => terraformTypeName(k) === types[address])!;
-    // The shape check is each kind's own pattern, made before any call; through tofu, once per platform.
+    const kindName = kindNameOf(types[address]);
+    // The shape check and the unknown id through tofu, once per platform: tofu shows the provider's
+    // error as it is. The other resources' unknown ids are refused in this process below, by the
+    // same ImportResourceState (one tofu run less for each).
     if (i === 0) {
       const beforeWrong = await t.plane.lastSeq();
       const wrong = await dir.run(["import", "-input=false", "-no-color", ...varArgs(vars), address, WRONG_SHAPE]);
@@ -117,12 +130,21 @@ export async function importEverything(t: TofuPlane, dir: TofuDir, vars: Record<
       expect(oneLine(wrong.stderr)).toContain(`importing ${kindName} "${WRONG_SHAPE}"`);
       expect(oneLine(wrong.stderr)).toContain(`"${WRONG_SHAPE}" has the wrong shape`);
       expect((await t.plane.audit(beforeWrong)).filter((e) => e.api === kindName.split(":")[0])).toEqual([]);
+      const unknown = await dir.run(["import", "-input=false", "-no-color", ...varArgs(vars), address, IMPORT_IDS[types[address]].unknown]);
+      expect(unknown.code, unknown.stdout).toBe(1);
+      expectUnknownRefused(kindName, IMPORT_IDS[types[address]].unknown, unknown.stderr);
     }
-    const unknown = await dir.run(["import", "-input=false", "-no-color", ...varArgs(vars), address, IMPORT_IDS[types[address]].unknown]);
-    expect(unknown.code, unknown.stdout).toBe(1);
-    expect(oneLine(unknown.stderr)).toContain(`importing ${kindName} "${IMPORT_IDS[types[address]].unknown}"`);
-    expect(oneLine(unknown.stderr)).toContain("no such object at");
     await dir.ok(["import", "-input=false", "-no-color", ...varArgs(vars), address, ids[address]]);
+  }
+  const others = addresses.slice(1);
+  if (others.length > 0) {
+    const provider = await startTofuProvider(t.providerConfig);
+    for (const address of others) {
+      const unknown = IMPORT_IDS[types[address]].unknown;
+      const answer = await provider.client.importResourceState({ typeName: types[address], id: unknown });
+      expect(answer.importedResources, address).toEqual([]);
+      expectUnknownRefused(kindNameOf(types[address]), unknown, errorsOf(answer.diagnostics).map((e) => `${e.summary}: ${e.detail}`).join("\n"));
+    }
   }
   const planFile = await expectOnlyUnreported(dir, vars, types, gaps);
   await dir.ok(["apply", "-input=false", "-no-color", planFile]);
@@ -140,5 +162,5 @@ export async function importEverything(t: TofuPlane, dir: TofuDir, vars: Record<
   rmSync(path.join(dir.dir, "import.tf"));
   expect(await writesSince(t, blockSince)).toEqual([]);
   await expectQuiet(dir, vars);
-  expect(Object.fromEntries(Object.entries(await dir.resources()).map(([a, r]) => [a, r.values.id]))).toEqual(ids);
+  expect(Object.fromEntries(Object.entries(dir.stored()).map(([a, r]) => [a, r.values.id]))).toEqual(ids);
 }

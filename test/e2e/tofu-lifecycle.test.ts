@@ -126,7 +126,7 @@ const CASES: Case[] = [
     // Resized outside tofu (3 nodes where the configuration says 2): drift, undone by one resize.
     drift: {
       make: async (t, dir) => {
-        const id = String((await dir.resources())["clusterform_senlin_cluster.web"].values.id);
+        const id = String(dir.stored()["clusterform_senlin_cluster.web"].values.id);
         const rest = await senlinRest(t.plane);
         const resize = await rest.call("POST", `/v1/clusters/${id}/actions`, { resize: { adjustment_type: "EXACT_CAPACITY", number: 3 } });
         expect(await rest.waitAction(resize.location)).toBe("SUCCEEDED");
@@ -142,7 +142,7 @@ const CASES: Case[] = [
       operations: ["CreateProfile", "UpdateCluster", "DeleteProfile"],
       order: "create-first",
       verify: async (t, dir) => {
-        const resources = await dir.resources();
+        const resources = dir.stored();
         const profileId = resources["clusterform_senlin_profile.server"].values.id;
         expect(resources["clusterform_senlin_cluster.web"].values.profile).toBe(profileId);
         const rest = await senlinRest(t.plane);
@@ -160,7 +160,7 @@ const CASES: Case[] = [
       operations: ["CreatePolicy", "DetachClusterPolicy", "AttachClusterPolicy", "DeletePolicy"],
       order: "create-first",
       verify: async (t, dir) => {
-        const policyId = (await dir.resources())["clusterform_senlin_policy.deletion"].values.id;
+        const policyId = dir.stored()["clusterform_senlin_policy.deletion"].values.id;
         const policies = await adminList<{ id: string; name: string; clusters: string[] }>(t, "/_local/senlin/policies", "policies");
         expect(policies.filter((p) => p.name === "web-deletion-2").map((p) => `${p.id}:${p.clusters.length}`)).toEqual([`${policyId}:1`]);
       },
@@ -309,7 +309,7 @@ describe("terraform-provider-clusterform: every kind through tofu", () => {
       await dir.ok(applyArgs());
       // Exactly these writes (Keystone's token request authenticates the provider; it writes nothing).
       expect(sorted((await t.plane.audit(since)).filter((e) => e.api !== "keystone" && !READ.test(e.operation)).map((e) => e.operation))).toEqual(sorted(c.creates));
-      const resources = await dir.resources();
+      const resources = dir.stored();
       expect(Object.keys(resources).length).toBeGreaterThan(0);
       for (const r of Object.values(resources)) expect(r.values.id).toEqual(expect.any(String));
       expectNoSecretsOutsideSensitive(dir);
@@ -413,7 +413,7 @@ describe("terraform-provider-clusterform: every kind through tofu", () => {
       const since = await t.plane.lastSeq();
       await dir.ok(["destroy", "-auto-approve", "-input=false", "-no-color", ...Object.entries(vars).flatMap(([k, v]) => ["-var", `${k}=${v}`])]);
       expect(sorted((await t.mutationsSince(since)).filter((op) => /^(Delete|Remove|Stop)/.test(op)))).toEqual(sorted(c.deletes));
-      expect(await dir.resources()).toEqual({});
+      expect(dir.stored()).toEqual({});
       expect(await c.leftovers(t)).toEqual([]);
     });
   });
@@ -432,7 +432,7 @@ describe("terraform-provider-clusterform: every kind through tofu", () => {
     const writes = async (since: number) => (await t.plane.audit(since)).filter((e) => e.api !== "keystone" && !READ.test(e.operation)).map((e) => e.operation);
     /** The state's vcluster is the platform's one vcluster, RUNNING. */
     const expectOneVClusterNamed = async (address: string) => {
-      const state = await vc.resources();
+      const state = vc.stored();
       const listed = await live();
       expect(listed.map((v) => `${v.namespace}/${v.name}:${v.phase}`)).toEqual(["team-cbd/dev:RUNNING"]);
       expect(state[address]?.values.id).toBe(listed[0].id);
@@ -470,7 +470,7 @@ describe("terraform-provider-clusterform: every kind through tofu", () => {
       writeFileSync(log, "");
       const since = await t.plane.lastSeq();
       const apply = await vc.ok([...applyArgs(), "-replace=clusterform_vcluster_vcluster.dev"]);
-      expect(apply.stdout.replace(/\s+/g, " "), `platform writes: ${(await writes(since)).join(", ")}; vclusters: ${JSON.stringify(await live())}; state: ${JSON.stringify((await vc.resources())["clusterform_vcluster_vcluster.dev"]?.values.id)}`).toContain(`kept clusterform_vcluster_vcluster "${before.id}" instead of deleting it`);
+      expect(apply.stdout.replace(/\s+/g, " "), `platform writes: ${(await writes(since)).join(", ")}; vclusters: ${JSON.stringify(await live())}; state: ${JSON.stringify(vc.stored()["clusterform_vcluster_vcluster.dev"]?.values.id)}`).toContain(`kept clusterform_vcluster_vcluster "${before.id}" instead of deleting it`);
       expect(await writes(since)).toEqual([]);
       expect((await expectOneVClusterNamed("clusterform_vcluster_vcluster.dev")).id).toBe(before.id);
       // What the guard relies on: tofu sends the create and the deposed object's delete to one process.
@@ -490,7 +490,7 @@ describe("terraform-provider-clusterform: every kind through tofu", () => {
       // Whichever tofu ran first (destroying the old address, then a new vcluster; or the create
       // adopting it, then the old address forgotten), the new address names the one live vcluster.
       await expectOneVClusterNamed("clusterform_vcluster_vcluster.renamed");
-      expect(Object.keys(await vc.resources()).sort()).toEqual(["clusterform_vcluster_snapshot.nightly", "clusterform_vcluster_vcluster.renamed"]);
+      expect(Object.keys(vc.stored()).sort()).toEqual(["clusterform_vcluster_snapshot.nightly", "clusterform_vcluster_vcluster.renamed"]);
       const quiet = await vc.run(planArgs({}, ["-detailed-exitcode"]));
       expect(quiet.code, quiet.stdout).toBe(0);
     });
@@ -498,7 +498,7 @@ describe("terraform-provider-clusterform: every kind through tofu", () => {
     it("destroys, leaving the platform empty", async () => {
       await vc.ok(["destroy", "-auto-approve", "-input=false", "-no-color"]);
       expect(await live()).toEqual([]);
-      expect(await vc.resources()).toEqual({});
+      expect(vc.stored()).toEqual({});
     });
 
     // cma-ssh adopts no pool of a chosen name (its API reports no labels): the create is refused by
@@ -521,7 +521,7 @@ describe("terraform-provider-clusterform: every kind through tofu", () => {
         expect(sent.map((e) => e.operation)).toEqual(["AddNodePool"]);
         expect(sent[0].code).not.toBe("OK");
         expect(await pools()).toEqual(["general:standard", "gpu:gpu"]);
-        expect((await cm.resources())["clusterform_cmassh_node_pool.gpu"].values).toMatchObject({ id: "cbd/gpu", instance_type: "gpu" });
+        expect(cm.stored()["clusterform_cmassh_node_pool.gpu"].values).toMatchObject({ id: "cbd/gpu", instance_type: "gpu" });
       }
       await cm.ok(["destroy", "-auto-approve", "-input=false", "-no-color", "-var", "cluster_name=cbd"]);
       expect((await t.plane.cmasshClusters()).filter((c) => c.name === "cbd")).toEqual([]);

@@ -169,15 +169,16 @@ function wrapStack(stack: Stack): EngineStack {
       }
       case "up":
         return upWithOneOutputRead(stack, opts, collector);
-      case "refresh": {
-        const r = await stack.refresh(common);
-        return { steps: collector.steps, outputs: {}, stdout: r.stdout };
-      }
-      case "destroy": {
-        const r = await stack.destroy(common);
-        return { steps: collector.steps, outputs: {}, stdout: r.stdout };
-      }
+      // As the Automation API runs them, minus the `stack history` it adds after each.
+      case "refresh":
+      case "destroy":
+        return { steps: collector.steps, outputs: {}, stdout: await runWithEventLog(stack, [kind, "--yes", "--skip-preview"], collector) };
     }
+  };
+  const storedState = async () => {
+    const settings = await stack.workspace.projectSettings();
+    const backend = new URL(engineEnv().PULUMI_BACKEND_URL).pathname;
+    return readFileSync(path.join(backend, ".pulumi", "stacks", settings.name, `${stack.name}.json`), "utf8");
   };
   return {
     stack,
@@ -186,14 +187,11 @@ function wrapStack(stack: Stack): EngineStack {
     refresh: () => run("refresh"),
     destroy: () => run("destroy"),
     exportState: () => stack.exportStack(),
-    storedState: async () => {
-      const settings = await stack.workspace.projectSettings();
-      const backend = new URL(engineEnv().PULUMI_BACKEND_URL).pathname;
-      return readFileSync(path.join(backend, ".pulumi", "stacks", settings.name, `${stack.name}.json`), "utf8");
-    },
+    storedState,
     setConfig: (key, value, secret = false) => stack.setConfig(key, { value, secret }),
+    // From the stored checkpoint (URNs are never secret): no `stack export` run.
     urnOf: async (name) => {
-      const resources = (await stack.exportStack()).deployment.resources ?? [];
+      const resources: { urn: string }[] = JSON.parse(await storedState()).checkpoint?.latest?.resources ?? [];
       const found = resources.find((r: { urn: string }) => r.urn.endsWith(`::${name}`));
       if (!found) throw new Error(`no resource named ${name} in the state`);
       return found.urn;
@@ -208,18 +206,23 @@ function wrapStack(stack: Stack): EngineStack {
  * CLI has exited.
  */
 async function upWithOneOutputRead(stack: Stack, opts: RunOptions, collector: StepCollector): Promise<RunResult> {
-  const dir = mkdtempSync(path.join(tmpdir(), "clusterform-events-"));
-  const log = path.join(dir, "events.jsonl");
   const extra = (opts.replace ?? []).flatMap((urn) => ["--replace", urn]);
   if (opts.continueOnError) extra.push("--continue-on-error");
   if (opts.parallel !== undefined) extra.push("--parallel", String(opts.parallel));
+  const stdout = await runWithEventLog(stack, ["up", "--yes", "--skip-preview", ...extra], collector);
+  const outputs = JSON.parse(await runCli(stack, ["stack", "output", "--json", "--show-secrets"])) as Record<string, unknown>;
+  return { steps: collector.steps, outputs, stdout };
+}
+
+/** Runs one engine operation through the CLI, its events read from the log file once it has exited (failed or not). */
+async function runWithEventLog(stack: Stack, args: string[], collector: StepCollector): Promise<string> {
+  const dir = mkdtempSync(path.join(tmpdir(), "clusterform-events-"));
+  const log = path.join(dir, "events.jsonl");
   try {
-    const stdout = await runCli(stack, ["up", "--yes", "--skip-preview", ...extra, "--exec-kind", "auto.local", "--event-log", log]).finally(() => {
+    return await runCli(stack, [...args, "--exec-kind", "auto.local", "--event-log", log]).finally(() => {
       const lines = existsSync(log) ? readFileSync(log, "utf8").split("\n") : [];
       for (const line of lines) if (line.trim() !== "") collector.add(JSON.parse(line) as EngineEvent);
     });
-    const outputs = JSON.parse(await runCli(stack, ["stack", "output", "--json", "--show-secrets"])) as Record<string, unknown>;
-    return { steps: collector.steps, outputs, stdout };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -279,6 +282,16 @@ function changedInputs(olds: Record<string, unknown> | undefined, news: Record<s
   const keys = new Set([...Object.keys(olds), ...Object.keys(news)]);
   keys.delete("__provider");
   return [...keys].filter((k) => !isDeepStrictEqual(olds[k], news[k])).sort();
+}
+
+/**
+ * Destroys the stack if its stored checkpoint still holds resources (what a failed test leaves), for
+ * an afterAll: a destroy of a stack a test already destroyed is an engine run for nothing. Never throws.
+ */
+export async function destroyLeftovers(stack: EngineStack | undefined): Promise<void> {
+  if (!stack) return;
+  const held = await stack.storedState().then((text) => (JSON.parse(text).checkpoint?.latest?.resources ?? []).length, () => 1);
+  if (held > 0) await stack.destroy().catch(() => undefined);
 }
 
 /** Steps of user resources (not the stack, not providers). */

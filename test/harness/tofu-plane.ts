@@ -14,6 +14,12 @@ export interface TofuPlane {
   workspace: string;
   /** A working directory for `examples/hcl/<example>`, with the credentials every platform needs. */
   open(example: string, name?: string): TofuDir;
+  /**
+   * The provider block that stands for what `open` puts in each working directory's environment
+   * (endpoint and credentials), for the provider's service run in this process
+   * (provider/engines/terraform/testing.ts startTofuProvider).
+   */
+  providerConfig: Record<string, string>;
   /** The platform mutations (no reads) since audit entry `since`. */
   mutationsSince(since: number): Promise<string[]>;
 }
@@ -29,19 +35,22 @@ export async function openTofuPlane(opts: { timeScale?: number } = {}): Promise<
   await rest.createProfile("web-profile");
   await rest.createProfile("web-profile-2");
   const providerDir = path.join(workspace, "node_modules", "clusterform", "bin");
+  // Each credential: its provider block attribute and the environment variable `open` sets instead.
+  const credentials: [string, string, string][] = [
+    ["senlin_username", "OS_USERNAME", SENLIN_USER.username],
+    ["senlin_password", "OS_PASSWORD", SENLIN_USER.password],
+    ["senlin_project_name", "OS_PROJECT_NAME", SENLIN_USER.project],
+    ["cyclecloud_username", "CLUSTERFORM_CYCLECLOUD_USERNAME", "admin"],
+    ["cyclecloud_password", "CLUSTERFORM_CYCLECLOUD_PASSWORD", CC_PASSWORD],
+  ];
   return {
     plane,
     providerDir,
     workspace,
+    providerConfig: { endpoint: plane.url, ...Object.fromEntries(credentials.map(([attribute, , value]) => [attribute, value])) },
     open(example, name = example) {
       const dir = openTofuDir(name, { example, providerDir, endpoint: plane.url });
-      Object.assign(dir.env, {
-        OS_USERNAME: SENLIN_USER.username,
-        OS_PASSWORD: SENLIN_USER.password,
-        OS_PROJECT_NAME: SENLIN_USER.project,
-        CLUSTERFORM_CYCLECLOUD_USERNAME: "admin",
-        CLUSTERFORM_CYCLECLOUD_PASSWORD: CC_PASSWORD,
-      });
+      Object.assign(dir.env, Object.fromEntries(credentials.map(([, variable, value]) => [variable, value])));
       return dir;
     },
     async mutationsSince(since) {

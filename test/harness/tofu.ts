@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { testRunMarker } from "./engine";
 import { repoRoot, workDir } from "./paths";
@@ -23,6 +23,11 @@ export interface TofuDir {
   ok(args: string[]): Promise<TofuResult>;
   /** `tofu show -json` of the state: the resources by address. */
   resources(): Promise<Record<string, { values: Record<string, unknown>; sensitive_values: Record<string, unknown> }>>;
+  /**
+   * The same resources and values read from the state file tofu wrote (terraform.tfstate), with no
+   * tofu run and so no provider process started: `resources()` without the sensitivity marks.
+   */
+  stored(): Record<string, { values: Record<string, unknown> }>;
   /** Starts `tofu <args>` and returns the child, for tests that kill it. */
   start(args: string[]): ReturnType<typeof spawn>;
   /** The environment every tofu command runs with. */
@@ -95,7 +100,23 @@ export function openTofuDir(name: string, opts: { example: string; providerDir: 
       const list = (shown.values?.root_module?.resources ?? []) as { address: string; values: Record<string, unknown>; sensitive_values: Record<string, unknown> }[];
       return Object.fromEntries(list.map((r) => [r.address, r]));
     },
+    stored() {
+      return storedResources(path.join(dir, "terraform.tfstate"));
+    },
   };
+}
+
+/** A state file's resources by address as `tofu show -json` names them (none when there is no file yet). */
+function storedResources(file: string): Record<string, { values: Record<string, unknown> }> {
+  if (!existsSync(file)) return {};
+  type Instance = { index_key?: string | number; attributes: Record<string, unknown> };
+  const state = JSON.parse(readFileSync(file, "utf8")) as { resources?: { mode: string; type: string; name: string; module?: string; instances: Instance[] }[] };
+  const out: Record<string, { values: Record<string, unknown> }> = {};
+  for (const r of state.resources ?? []) {
+    const base = `${r.module ? `${r.module}.` : ""}${r.mode === "data" ? "data." : ""}${r.type}.${r.name}`;
+    for (const i of r.instances) out[i.index_key === undefined ? base : `${base}[${JSON.stringify(i.index_key)}]`] = { values: i.attributes };
+  }
+  return out;
 }
 
 /** Arguments of a non-interactive apply with variables. */
