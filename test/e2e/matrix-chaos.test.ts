@@ -24,6 +24,8 @@ const CREATES: Record<Kind, { api: string; operation: string }> = {
   "vcluster:VCluster": { api: "vcluster", operation: "CreateVCluster" },
   "vcluster:Snapshot": { api: "vcluster", operation: "SnapshotVCluster" },
   "senlin:Cluster": { api: "senlin", operation: "CreateCluster" },
+  "senlin:Profile": { api: "senlin", operation: "CreateProfile" },
+  "senlin:Policy": { api: "senlin", operation: "CreatePolicy" },
   "cyclecloud:NodePool": { api: "cyclecloud", operation: "CreateNodes" },
 };
 

@@ -10,8 +10,8 @@ import { pelotonJobs } from "./peloton-support";
 // plane restarts twice. Each interruption lands while a group of kinds has its operation in flight:
 // children wait for their parents, so parents (and the kinds without children, which the engine
 // schedules with them) go first on create and update, and last on delete.
-const PARENTS: readonly Kind[] = ["cmassh:Cluster", "peloton:ResourcePool", "vcluster:VCluster", "senlin:Cluster", "cyclecloud:NodePool"];
-const CHILDREN: readonly Kind[] = ["cmassh:NodePool", "peloton:StatelessJob", "vcluster:Snapshot"];
+const PARENTS: readonly Kind[] = ["cmassh:Cluster", "peloton:ResourcePool", "vcluster:VCluster", "senlin:Profile", "senlin:Policy", "cyclecloud:NodePool"];
+const CHILDREN: readonly Kind[] = ["cmassh:NodePool", "peloton:StatelessJob", "vcluster:Snapshot", "senlin:Cluster"];
 
 /** How long the plane sits on a held call: far longer than the kill takes to land. */
 const HOLD_MS = 8000;
@@ -74,17 +74,23 @@ async function runRow(kills: { label: string; run: () => Promise<Interruption> }
 }
 
 /**
- * Objects each kind's provider created, from the accepted create calls of a row: names are unique
- * on these platforms, so a second object under a name could only follow a delete, and a create
- * sent again with the same request id (vcluster) is answered from the first without creating
- * anything: distinct targets count. A snapshot's create targets its vcluster, so each accepted
- * call is a snapshot; a CycleCloud pool's objects are the nodes the plane's create operations made.
+ * Kinds each of whose accepted create calls makes a new object: a snapshot's create targets its
+ * vcluster, and Senlin profile and policy names need not be unique.
+ */
+const ONE_OBJECT_PER_CALL: ReadonlySet<Kind> = new Set(["vcluster:Snapshot", "senlin:Profile", "senlin:Policy"]);
+
+/**
+ * Objects each kind's provider created, from the accepted create calls of a row: the other kinds'
+ * names are unique on their platforms, so a second object under a name could only follow a delete,
+ * and a create sent again with the same request id (vcluster) is answered from the first without
+ * creating anything: distinct targets count. For {@link ONE_OBJECT_PER_CALL} every accepted call
+ * counts; a CycleCloud pool's objects are the nodes the plane's create operations made.
  */
 function objectsCreated(audit: AuditEntry[], ccNodes: number): Record<Kind, number> {
   const count = (k: Kind) => {
     if (k === "cyclecloud:NodePool") return ccNodes;
     const calls = acceptedCalls(audit, k, "create");
-    return k === "vcluster:Snapshot" ? calls.length : new Set(calls.map((e) => e.target)).size;
+    return ONE_OBJECT_PER_CALL.has(k) ? calls.length : new Set(calls.map((e) => e.target)).size;
   };
   return Object.fromEntries(KINDS.map((k) => [k, count(k)])) as Record<Kind, number>;
 }
@@ -111,7 +117,7 @@ matrixScenario(
         {
           label: "parents' creates",
           run: async () => {
-            const held: Holds = { "peloton:ResourcePool": "CreateResourcePool" };
+            const held: Holds = { "peloton:ResourcePool": "CreateResourcePool", "senlin:Profile": "CreateProfile", "senlin:Policy": "CreatePolicy" };
             await holdCalls(t, held, HOLD_MS);
             return killRun(t, "up", { phase: "create", kinds: PARENTS, held });
           },
@@ -145,6 +151,9 @@ const ROUND_ONE: Record<Kind, [(o: Record<string, unknown>) => unknown, unknown]
   "vcluster:VCluster": [(o) => o.replicas, 2],
   "vcluster:Snapshot": [(o) => o.description, "round 1"],
   "senlin:Cluster": [(o) => o.desiredCapacity, 2],
+  "senlin:Profile": [(o) => (o.metadata as Record<string, string> | undefined)?.round, "r1"],
+  // The policy's name is `deletion-r<round>-<stack>`.
+  "senlin:Policy": [(o) => String(o.name).split("-")[1], "r1"],
   "cyclecloud:NodePool": [(o) => o.count, 2],
 };
 
@@ -164,7 +173,7 @@ matrixScenario(
           label: "parents' updates",
           run: async () => {
             await t.configure({ round: 1 });
-            const held: Holds = { "peloton:ResourcePool": "UpdateResourcePool" };
+            const held: Holds = { "peloton:ResourcePool": "UpdateResourcePool", "senlin:Profile": "UpdateProfile", "senlin:Policy": "UpdatePolicy" };
             await holdCalls(t, held, HOLD_MS);
             return killRun(t, "up", { phase: "update", kinds: PARENTS, held });
           },
@@ -208,7 +217,7 @@ matrixScenario(
         {
           label: "parents' deletes",
           run: async () => {
-            const held: Holds = { "peloton:ResourcePool": "DeleteResourcePool" };
+            const held: Holds = { "peloton:ResourcePool": "DeleteResourcePool", "senlin:Profile": "DeleteProfile", "senlin:Policy": "DeletePolicy" };
             await holdCalls(t, held, HOLD_MS);
             return killRun(t, "destroy", { phase: "delete", kinds: PARENTS, held });
           },
@@ -246,7 +255,7 @@ async function upRestartingThePlane(): Promise<RestartOutcome> {
   const watch = await watchRun(t);
   let running = true;
   const restarts: { label: string; kinds: readonly Kind[]; held: Holds }[] = [
-    { label: "parents' creates", kinds: PARENTS, held: { "peloton:ResourcePool": "CreateResourcePool" } },
+    { label: "parents' creates", kinds: PARENTS, held: { "peloton:ResourcePool": "CreateResourcePool", "senlin:Profile": "CreateProfile", "senlin:Policy": "CreatePolicy" } },
     { label: "children's creates", kinds: CHILDREN, held: { "vcluster:Snapshot": "SnapshotVCluster" } },
   ];
   await holdCalls(t, restarts[0].held, HOLD_MS);

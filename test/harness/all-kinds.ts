@@ -13,6 +13,8 @@ export const KINDS = [
   "vcluster:VCluster",
   "vcluster:Snapshot",
   "senlin:Cluster",
+  "senlin:Profile",
+  "senlin:Policy",
   "cyclecloud:NodePool",
 ] as const;
 
@@ -43,11 +45,17 @@ export interface AllKindsOptions {
   config?: Record<string, string>;
 }
 
-/** Starts a plane that every platform of the `all-kinds` program can use (Senlin's profile included). */
+/**
+ * The Senlin profile {@link startAllKindsPlane} seeds for programs that name a profile instead of
+ * declaring one (test/e2e/programs/native-kinds): no stack owns it, so no inventory counts it.
+ */
+export const SEEDED_PROFILE = "web-profile";
+
+/** Starts a plane that every platform of the `all-kinds` program can use, with {@link SEEDED_PROFILE}. */
 export async function startAllKindsPlane(workspace: string, timeScale = 0.3, flags: string[] = []): Promise<LocalPlane> {
   const plane = await startLocalPlane({ workspace, timeScale, flags: [...ALL_KINDS_PLANE_FLAGS, ...flags] });
   try {
-    await (await senlinRest(plane)).createProfile("web-profile");
+    await (await senlinRest(plane)).createProfile(SEEDED_PROFILE);
   } catch (err) {
     await plane.stop();
     throw err;
@@ -105,6 +113,10 @@ interface SenlinView {
   id: string;
   status: string;
 }
+interface SenlinCatalogView {
+  id: string;
+  name: string;
+}
 interface CcNodeView {
   cluster: string;
   name: string;
@@ -117,18 +129,21 @@ const CC_GONE = new Set(["Terminated", "Terminating", "Deallocated", "Deallocati
 /**
  * What the local control plane holds, read from its admin views: cma-ssh clusters by name and pools
  * as `cluster/pool`, Peloton pools and jobs by id, vclusters as `namespace/name`, snapshots by id,
- * Senlin clusters by id, CycleCloud nodes as `cluster/node`. Objects being deleted count until the
- * platform has removed them (a Senlin cluster in DELETING, a node Terminating does not).
+ * Senlin clusters, profiles and policies by id (not {@link SEEDED_PROFILE}), CycleCloud nodes as
+ * `cluster/node`. Objects being deleted count until the platform has removed them (a Senlin cluster
+ * in DELETING, a node Terminating does not).
  */
 export async function planeInventory(plane: LocalPlane): Promise<Inventory> {
   const inv = emptyInventory();
-  const [cm, pools, jobs, vcs, snaps, senlin, nodes] = await Promise.all([
+  const [cm, pools, jobs, vcs, snaps, senlin, profiles, policies, nodes] = await Promise.all([
     plane.admin<{ clusters: CmasshView[] }>("/_local/cmassh/clusters"),
     plane.admin<{ respools: { id: string }[] }>("/_local/peloton/respools"),
     plane.admin<{ jobs: { id: string }[] }>("/_local/peloton/jobs"),
     plane.admin<{ vclusters: { namespace: string; name: string }[] }>("/_local/vcluster/vclusters"),
     plane.admin<{ snapshots: SnapshotView[] }>("/_local/vcluster/snapshots"),
     plane.admin<{ clusters: SenlinView[] }>("/_local/senlin/clusters"),
+    plane.admin<{ profiles: SenlinCatalogView[] }>("/_local/senlin/profiles"),
+    plane.admin<{ policies: SenlinCatalogView[] }>("/_local/senlin/policies"),
     plane.admin<{ nodes: CcNodeView[] }>("/_local/cyclecloud/nodes"),
   ]);
   for (const c of cm.clusters) {
@@ -140,6 +155,8 @@ export async function planeInventory(plane: LocalPlane): Promise<Inventory> {
   inv["vcluster:VCluster"] = vcs.vclusters.map((v) => `${v.namespace}/${v.name}`);
   inv["vcluster:Snapshot"] = snaps.snapshots.map((s) => s.id);
   inv["senlin:Cluster"] = senlin.clusters.filter((c) => c.status !== "DELETED").map((c) => c.id);
+  inv["senlin:Profile"] = profiles.profiles.filter((p) => p.name !== SEEDED_PROFILE).map((p) => p.id);
+  inv["senlin:Policy"] = policies.policies.map((p) => p.id);
   inv["cyclecloud:NodePool"] = nodes.nodes.filter((n) => !CC_GONE.has(n.state)).map((n) => `${n.cluster}/${n.name}`);
   for (const k of KINDS) inv[k].sort();
   return inv;

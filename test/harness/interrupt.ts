@@ -22,6 +22,8 @@ export const MUTATIONS: Readonly<Record<Kind, { api: string } & Record<Phase, re
   "vcluster:VCluster": { api: "vcluster", create: ["CreateVCluster"], update: ["ScaleVCluster"], delete: ["DeleteVCluster"] },
   "vcluster:Snapshot": { api: "vcluster", create: ["SnapshotVCluster"], update: ["DeleteSnapshot", "SnapshotVCluster"], delete: ["DeleteSnapshot"] },
   "senlin:Cluster": { api: "senlin", create: ["CreateCluster"], update: ["ResizeCluster"], delete: ["DeleteCluster"] },
+  "senlin:Profile": { api: "senlin", create: ["CreateProfile"], update: ["UpdateProfile"], delete: ["DeleteProfile"] },
+  "senlin:Policy": { api: "senlin", create: ["CreatePolicy"], update: ["UpdatePolicy"], delete: ["DeletePolicy"] },
   "cyclecloud:NodePool": { api: "cyclecloud", create: ["CreateNodes"], update: ["CreateNodes"], delete: ["RemoveNodes"] },
 };
 
