@@ -1,3 +1,4 @@
+import { terraformTypeName } from "../../provider/engines/terraform/kind-modules";
 import { CC_PASSWORD } from "../e2e/cyclecloud-support";
 import { type EngineStack, openStack } from "./engine";
 import { type LocalPlane, startLocalPlane } from "./local-plane";
@@ -43,6 +44,10 @@ export interface AllKindsOptions {
   planeFlags?: string[];
   /** Extra stack configuration (plain strings). @default {} */
   config?: Record<string, string>;
+  /** The program of test/e2e/programs: `all-kinds-native` is the same stack through the native plugin. @default "all-kinds" */
+  program?: "all-kinds" | "all-kinds-native";
+  /** Extra environment of the engine's runs. @default {} */
+  env?: Record<string, string>;
 }
 
 /**
@@ -65,14 +70,16 @@ export async function startAllKindsPlane(workspace: string, timeScale = 0.3, fla
 
 /**
  * Installs the packed package in the `all-kinds` workspace and opens a stack of the `all-kinds`
- * program against `opts.plane` or a new plane, with the credentials of every platform in its config.
+ * program (or `opts.program`) against `opts.plane` or a new plane, with the credentials of every
+ * platform in its config.
  */
 export async function openAllKindsStack(opts: AllKindsOptions = {}): Promise<AllKindsStack> {
   const workspace = installWorkspace("all-kinds", { clusterform: clusterformTarball() });
   const plane = opts.plane ?? (await startAllKindsPlane(workspace, opts.timeScale, opts.planeFlags));
-  const programDir = copyProgram(workspace, "all-kinds");
+  const programDir = copyProgram(workspace, opts.program ?? "all-kinds");
   const stack = await openStack({
     programDir,
+    env: opts.env,
     config: {
       "clusterform:endpoint": { value: plane.url },
       ...Object.fromEntries(Object.entries(SENLIN_CONFIG).map(([k, v]) => [k, { value: v }])),
@@ -162,8 +169,9 @@ export async function planeInventory(plane: LocalPlane): Promise<Inventory> {
   return inv;
 }
 
-/** A resource of the exported state. */
-interface StateResource {
+/** A resource of a stack's state: Pulumi's exported state, or OpenTofu's read into the provider's field names. */
+export interface StateResource {
+  /** The type token (`pulumi-nodejs:dynamic/cmassh:NodePool`, `clusterform:cmassh:NodePool`) or the Terraform type (`clusterform_cmassh_node_pool`). */
   type: string;
   id?: string;
   outputs?: Record<string, unknown>;
@@ -172,10 +180,25 @@ interface StateResource {
   pendingReplacement?: boolean;
 }
 
-/** The kind of a state resource's type token (`pulumi-nodejs:dynamic/cmassh:NodePool` -> `cmassh:NodePool`). */
+/** Each kind by its Terraform type name (`clusterform_cmassh_node_pool`). */
+const KIND_OF_TERRAFORM_TYPE: ReadonlyMap<string, Kind> = new Map(KINDS.map((k) => [terraformTypeName(k), k]));
+
+/**
+ * The kind of a state resource's type token (`pulumi-nodejs:dynamic/cmassh:NodePool` and
+ * `clusterform:cmassh:NodePool` -> `cmassh:NodePool`) or Terraform type (`clusterform_cmassh_node_pool`).
+ */
 export function kindOf(type: string): Kind | undefined {
   const token = type.replace(/^(pulumi-nodejs:dynamic\/|clusterform:)/, "");
-  return (KINDS as readonly string[]).includes(token) ? (token as Kind) : undefined;
+  return (KINDS as readonly string[]).includes(token) ? (token as Kind) : KIND_OF_TERRAFORM_TYPE.get(type);
+}
+
+/** Where a comparison reads a stack's state: a Pulumi stack, or anything that lists its resources (an OpenTofu configuration). */
+export type StateSource = EngineStack | { resources(): Promise<StateResource[]> };
+
+/** The resources of a stack's state. */
+export async function stateResources(source: StateSource): Promise<StateResource[]> {
+  if ("resources" in source) return source.resources();
+  return ((await source.exportState()).deployment.resources ?? []) as StateResource[];
 }
 
 /**
@@ -220,10 +243,10 @@ export interface KindComparison {
   state: string[];
 }
 
-/** Compares the plane's inventory with the stack's exported state, kind by kind. */
-export async function compareWithState(plane: LocalPlane, stack: EngineStack): Promise<Record<Kind, KindComparison>> {
-  const [live, deployment] = await Promise.all([planeInventory(plane), stack.exportState()]);
-  const recorded = stateInventory((deployment.deployment.resources ?? []) as StateResource[]);
+/** Compares the plane's inventory with the stack's state, kind by kind. */
+export async function compareWithState(plane: LocalPlane, stack: StateSource): Promise<Record<Kind, KindComparison>> {
+  const [live, resources] = await Promise.all([planeInventory(plane), stateResources(stack)]);
+  const recorded = stateInventory(resources);
   const out = {} as Record<Kind, KindComparison>;
   for (const k of KINDS) {
     const p = new Set(live[k]);

@@ -18,6 +18,15 @@ export interface TofuPlane {
   mutationsSince(since: number): Promise<string[]>;
 }
 
+/** The environment that gives the provider every platform's credentials on a plane started with ALL_KINDS_PLANE_FLAGS. */
+export const PLATFORM_CREDENTIALS_ENV: Readonly<Record<string, string>> = {
+  OS_USERNAME: SENLIN_USER.username,
+  OS_PASSWORD: SENLIN_USER.password,
+  OS_PROJECT_NAME: SENLIN_USER.project,
+  CLUSTERFORM_CYCLECLOUD_USERNAME: "admin",
+  CLUSTERFORM_CYCLECLOUD_PASSWORD: CC_PASSWORD,
+};
+
 /**
  * Installs the packed package the way users do, starts a local control plane that every platform
  * example works against (Keystone user and Senlin profile seeded, CycleCloud password set).
@@ -35,13 +44,7 @@ export async function openTofuPlane(opts: { timeScale?: number } = {}): Promise<
     workspace,
     open(example, name = example) {
       const dir = openTofuDir(name, { example, providerDir, endpoint: plane.url });
-      Object.assign(dir.env, {
-        OS_USERNAME: SENLIN_USER.username,
-        OS_PASSWORD: SENLIN_USER.password,
-        OS_PROJECT_NAME: SENLIN_USER.project,
-        CLUSTERFORM_CYCLECLOUD_USERNAME: "admin",
-        CLUSTERFORM_CYCLECLOUD_PASSWORD: CC_PASSWORD,
-      });
+      Object.assign(dir.env, PLATFORM_CREDENTIALS_ENV);
       return dir;
     },
     async mutationsSince(since) {
