@@ -205,7 +205,11 @@ describe("policies", () => {
     const policyId = await policy("del");
     expect((await act({ policy_attach: { policy_id: "del", enabled: true } })).status).toBe(202);
     t.clock.advance(500);
-    expect((await cluster()).policies).toEqual([policyId]);
+    // The cluster lists its bindings' ids, not the policy's (as Senlin 14 does).
+    const bindings = (await s.call("GET", "/v1/clusters/web/policies")).body as { cluster_policies: { id: string; policy_id: string }[] };
+    expect(bindings.cluster_policies.map((b) => b.policy_id)).toEqual([policyId]);
+    expect((await cluster()).policies).toEqual(bindings.cluster_policies.map((b) => b.id));
+    expect((await cluster()).policies).not.toContain(policyId);
     const refused = await s.call("DELETE", "/v1/clusters/web");
     expect([refused.status, errorOf(refused).type]).toEqual([409, "ResourceInUse"]);
     expect((await s.call("DELETE", "/v1/policies/del")).status).toBe(409);

@@ -38,7 +38,8 @@ export function renderCluster(store: SenlinStore, c: ClusterRecord): Record<stri
     min_size: c.minSize,
     name: c.name,
     nodes: store.members(c.id).map((n) => n.id),
-    policies: store.bindings(c.id).map((b) => b.policyId),
+    // The bindings' own ids, as Senlin lists its ClusterPolicy rows here (the policies' ids are in GET /v1/clusters/{id}/policies).
+    policies: store.bindings(c.id).map((b) => b.id),
     profile_id: c.profileId,
     profile_name: profileName(store, c.profileId),
     project: c.project,

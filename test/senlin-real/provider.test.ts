@@ -143,14 +143,10 @@ describe("the provider's Senlin resources on the real Senlin 14", () => {
     expect((await realPolicies((await realCluster()).id)).length).toBe(2);
   });
 
-  // A mis-handling of the provider that the real server shows and the plane (on purpose, see
-  // docs/local-plane-fidelity.md) does not: Senlin 14 lists a cluster's `policies` as binding ids,
-  // the provider's policy create takes them for policy ids (findLeftover in
-  // provider/kinds/senlin/policy/operations.ts), finds the policy it replaces "unused", and
-  // adopts it instead of creating the new one: the replacement creates nothing and keeps the old
-  // policy. `it.fails` until the provider reads GET /v1/clusters/{id}/policies: then this fails,
-  // and `.fails` goes.
-  it.fails("replaces the deletion policy with `up --replace`, leaving a new policy attached (fails on Senlin 14: the provider adopts the policy it replaces)", async () => {
+  // Senlin 14 lists a cluster's `policies` as binding ids; the policy's create reads the attached
+  // policies from each cluster's bindings (GET /v1/clusters/{id}/policies), so the policy it
+  // replaces, still attached, is never taken for a leftover.
+  it("replaces the deletion policy with `up --replace`, leaving a new policy attached", async () => {
     const before = String((await onReal.stack.outputs()).policyId.value);
     const since = proxy.calls().length;
     const [realUrn, planeUrn] = await Promise.all([onReal.urnOf("del"), onPlane.urnOf("del")]);

@@ -17,8 +17,8 @@ describe("scripts/setup.sh profiles", () => {
     expect(steps("demo").stdout.trim()).toBe("node deps pulumi");
   });
 
-  it("sets up for the tests every tool, the Python language host among them, the test profile being the default", () => {
-    const all = "node deps pulumi go-clients languages python opentofu kubernetes openstack openstack-pypi";
+  it("sets up for the tests every tool, the Python language host, the browser and the real Senlin among them, the test profile being the default", () => {
+    const all = "node deps pulumi go-clients languages python opentofu kubernetes openstack openstack-pypi chromium senlin-real kubernetes-plugin";
     expect(steps("test").stdout.trim()).toBe(all);
     expect(steps().stdout.trim()).toBe(all);
   });

@@ -89,7 +89,10 @@ describe("senlin client against the emulator", () => {
     const policy = await senlin.createPolicy("deletion", { type: "senlin.policy.deletion", version: "1.1", properties: {} });
     await senlin.attachPolicy("web", "deletion", true);
     t.clock.advance(500);
-    expect((await senlin.getCluster("web")).policies).toEqual([policy.id]);
+    // The cluster lists its bindings' ids (as Senlin does); the binding names the policy.
+    const [binding] = await senlin.listClusterPolicies("web");
+    expect(binding.policyId).toBe(policy.id);
+    expect((await senlin.getCluster("web")).policies).toEqual([binding.id]);
     await senlin.updateClusterPolicy("web", policy.id, false);
     t.clock.advance(500);
     expect(await senlin.getClusterPolicy("web", "deletion")).toMatchObject({ policyId: policy.id, clusterName: "web", enabled: false, policyType: "senlin.policy.deletion-1.1" });

