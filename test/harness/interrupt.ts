@@ -73,8 +73,15 @@ export interface InFlightCondition {
    * plane (the hold taken) stands for its acceptance, which comes after the hold. @default {}
    */
   held?: Holds;
-  /** An extra condition, e.g. a rolling update half done. @default none */
-  also?: () => Promise<boolean>;
+  /** Kinds that count as in flight only once an extra condition holds, e.g. a rolling update half done. @default none */
+  ready?: Partial<Record<Kind, () => Promise<boolean>>>;
+  /**
+   * Wait for one kind of `kinds` in flight rather than all, then `graceMs` more for others to join:
+   * the interruption catches whichever are in flight then. @default false: all at once
+   */
+  some?: boolean;
+  /** See `some`. @default 1500 */
+  graceMs?: number;
   /** How long to wait. @default 180 s */
   timeoutMs?: number;
 }
@@ -83,7 +90,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** An engine run, watched through what the engine records (its pending operations) and the plane's audit since it started. */
 export interface WatchedRun extends EngineRun {
-  /** Waits until every kind of the condition is in flight at once; fails naming the kinds missing if the run ends or the time runs out first. */
+  /** Waits until every kind of the condition (or one: `some`) is in flight at once; fails naming the kinds missing if the run ends or the time runs out first. */
   whenInFlight(condition: InFlightCondition): Promise<void>;
   /** Waits (up to 60 s) until the plane has accepted a call of each kind for the phase (a held call is carried out late), then reports the kinds in flight given those pending at the interruption. */
   settle(phase: Phase, kinds: readonly Kind[], pendingAtInterruption: Set<Kind>): Promise<Interruption>;
@@ -110,13 +117,20 @@ export async function startWatched(t: MatrixStack, command: "up" | "destroy"): P
         const pending = run.pending();
         const calls = await accepted(c.phase);
         const arrived = await heldArrived(t.plane, c.held ?? {});
-        const missing = c.kinds.filter((k) => !pending.has(k) || !(arrived.has(k) || calls.has(k)));
-        if (missing.length === 0 && (await (c.also ?? (async () => true))())) return;
+        const missing: Kind[] = [];
+        for (const k of c.kinds) {
+          if (!pending.has(k) || !(arrived.has(k) || calls.has(k)) || !(await (c.ready?.[k] ?? (async () => true))())) missing.push(k);
+        }
+        if (c.some && missing.length < c.kinds.length) {
+          await sleep(c.graceMs ?? 1500);
+          return;
+        }
+        if (missing.length === 0) return;
         if (!run.running() || Date.now() > deadline) {
           const ended: EngineFailure | undefined = run.running() ? undefined : await run.ended;
           throw new Error(
-            `the run ${run.running() ? "timed out" : "ended"} before every kind's ${c.phase} was in flight at once; ` +
-              `missing: ${missing.join(", ") || "the extra condition"} (pending: ${[...pending].join(", ") || "none"}; accepted: ${[...calls].join(", ") || "none"})` +
+            `the run ${run.running() ? "timed out" : "ended"} before ${c.some ? "any" : "every"} kind's ${c.phase} was in flight${c.some ? "" : " at once"}; ` +
+              `missing: ${missing.join(", ")} (pending: ${[...pending].join(", ") || "none"}; accepted: ${[...calls].join(", ") || "none"})` +
               (ended ? `; the run failed: ${ended.message.slice(0, 3000)}` : ""),
           );
         }

@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 import { pelotonJobs } from "../e2e/peloton-support";
 import { compareWithState, KINDS, type Kind, type KindComparison, kindOf } from "./all-kinds";
-import { acceptedCalls, type Holds, holdCalls, type Interruption, killRun, startWatched } from "./interrupt";
+import { acceptedCalls, type Holds, holdCalls, type Interruption, killRun, type Phase, startWatched } from "./interrupt";
 import type { AuditEntry, LocalPlane } from "./local-plane";
 import { matrixScenario } from "./matrix";
 import type { Engine, EngineFailure, MatrixStack } from "./matrix-stack";
@@ -13,6 +13,8 @@ import type { Engine, EngineFailure, MatrixStack } from "./matrix-stack";
 // schedules with them) go first on create and update, and last on delete.
 const PARENTS: readonly Kind[] = ["cmassh:Cluster", "peloton:ResourcePool", "vcluster:VCluster", "senlin:Profile", "senlin:Policy", "cyclecloud:NodePool"];
 const CHILDREN: readonly Kind[] = ["cmassh:NodePool", "peloton:StatelessJob", "vcluster:Snapshot", "senlin:Cluster"];
+/** The parents but the CycleCloud pool, which has no children. */
+const PARENTS_OF_CHILDREN: readonly Kind[] = PARENTS.filter((k) => k !== "cyclecloud:NodePool");
 
 /** How long the plane sits on a held call: far longer than the kill takes to land. */
 const HOLD_MS = 8000;
@@ -127,17 +129,21 @@ interface RestartOutcome {
  * empty stack at round 0; the rows run in this order and each starts where the previous one ended.
  */
 export function killRows(engine: Engine, stack: () => Promise<MatrixStack>): void {
+  /** One step of a row: one or more killed runs, each with what it found in flight. */
+  type Kill = { run: (t: MatrixStack) => Promise<{ label: string; result: Interruption }[]> };
+
   /** Runs the kills of one row, then `converge`, and gathers what each kind's test asserts. */
-  async function runRow(kills: { label: string; run: (t: MatrixStack) => Promise<Interruption> }[], converge: (t: MatrixStack) => Promise<unknown>): Promise<RowOutcome> {
+  async function runRow(kills: Kill[], converge: (t: MatrixStack) => Promise<unknown>): Promise<RowOutcome> {
     const t = await stack();
     const since = await t.plane.lastSeq();
     const ccBefore = await ccCreatedNodes(t.plane);
     const inFlightAt = byKind(() => [] as string[]);
     const seen: string[] = [];
     for (const kill of kills) {
-      const result = await kill.run(t);
-      for (const k of result.inFlight) inFlightAt[k].push(kill.label);
-      seen.push(`${kill.label}: pending ${[...result.pending].join(", ") || "none"}; accepted ${[...result.accepted].join(", ") || "none"}`);
+      for (const { label, result } of await kill.run(t)) {
+        for (const k of result.inFlight) inFlightAt[k].push(label);
+        seen.push(`${label}: pending ${[...result.pending].join(", ") || "none"}; accepted ${[...result.accepted].join(", ") || "none"}`);
+      }
     }
     await converge(t);
     const resources = await t.resources();
@@ -145,12 +151,44 @@ export function killRows(engine: Engine, stack: () => Promise<MatrixStack>): voi
     return { inFlightAt, kills: seen, outputs, ...(await rowEffects(t, since, ccBefore)) };
   }
 
-  /** A kill of `command` once `kinds` are in flight, the `held` calls held at the plane first. */
-  const kill = (label: string, command: "up" | "destroy", phase: "create" | "update" | "delete", kinds: readonly Kind[], held: Holds, also?: (t: MatrixStack) => Promise<boolean>) => ({
-    label,
-    run: async (t: MatrixStack) => {
+  /** Kinds that count as in flight only once an extra condition holds, given the stack. */
+  type Ready = Partial<Record<Kind, (t: MatrixStack) => Promise<boolean>>>;
+  const readyOn = (t: MatrixStack, ready: Ready) => Object.fromEntries(Object.entries(ready).map(([k, f]) => [k, () => f(t)]));
+
+  /** A kill of `command` once `kinds` are all in flight at once, the `held` calls held at the plane first. */
+  const kill = (label: string, command: "up" | "destroy", phase: Phase, kinds: readonly Kind[], held: Holds): Kill => ({
+    run: async (t) => {
       await holdCalls(t.plane, held, HOLD_MS);
-      return killRun(t, command, { phase, kinds, held, also: also && (() => also(t)) });
+      return [{ label, result: await killRun(t, command, { phase, kinds, held }) }];
+    },
+  });
+
+  /**
+   * Kills of `command` until each of `kinds` was in flight at one: each run holds the calls of the
+   * kinds not caught yet and is killed once one of them is in flight (and a moment later, for others
+   * to join), at most one run per kind. For kinds whose operations start at moments that differ by
+   * engine (a child starts once its parent is done, and a killed run's parents finish at the
+   * plane's pace), where no one instant has them all in flight. A run that ends before catching
+   * any leaves the kinds not caught, whose cells fail.
+   */
+  const killEach = (label: string, command: "up" | "destroy", phase: Phase, kinds: readonly Kind[], held: Holds, ready: Ready = {}): Kill => ({
+    run: async (t) => {
+      const caught: { label: string; result: Interruption }[] = [];
+      let left = [...kinds];
+      for (let i = 1; left.length > 0 && i <= kinds.length; i++) {
+        const holds = Object.fromEntries(Object.entries(held).filter(([k]) => left.includes(k as Kind))) as Holds;
+        await holdCalls(t.plane, holds, HOLD_MS);
+        const result = await killRun(t, command, { phase, kinds: left, held: holds, ready: readyOn(t, ready), some: true }).catch((err: Error) => err);
+        // Holds the run did not reach would hold the next run's calls of kinds caught already.
+        await t.plane.clearFaults();
+        if (result instanceof Error) {
+          caught.push({ label: `${label} (run ${i}): ${result.message.slice(0, 1500)}`, result: { pending: new Set(), accepted: new Set(), inFlight: new Set() } });
+          break;
+        }
+        caught.push({ label: `${label} (run ${i})`, result });
+        left = left.filter((k) => !result.inFlight.has(k));
+      }
+      return caught;
     },
   });
 
@@ -181,13 +219,22 @@ export function killRows(engine: Engine, stack: () => Promise<MatrixStack>): voi
       runRow(
         [
           {
-            label: "parents' updates",
             run: async (t) => {
               await t.configure({ round: 1 });
-              return kill("", "up", "update", PARENTS, { "peloton:ResourcePool": "UpdateResourcePool", "senlin:Profile": "UpdateProfile", "senlin:Policy": "UpdatePolicy" }).run(t);
+              return kill("parents' updates", "up", "update", PARENTS, { "peloton:ResourcePool": "UpdateResourcePool", "senlin:Profile": "UpdateProfile", "senlin:Policy": "UpdatePolicy" }).run(t);
             },
           },
-          kill("children's updates, the rollout half done", "up", "update", CHILDREN, { "cmassh:NodePool": "ScaleNodePool", "vcluster:Snapshot": "SnapshotVCluster" }, (t) => rolloutHalfDone(t.plane)),
+          // The children start as their parents finish: the Senlin cluster's resize soon after its
+          // profile and policy, the pool's scale after its cluster's upgrade, the snapshot after its
+          // vcluster's scale. The job counts once its rolling update is half done.
+          killEach(
+            "children's updates",
+            "up",
+            "update",
+            CHILDREN,
+            { "cmassh:NodePool": "ScaleNodePool", "vcluster:Snapshot": "SnapshotVCluster", "senlin:Cluster": "ResizeCluster" },
+            { "peloton:StatelessJob": (t) => rolloutHalfDone(t.plane) },
+          ),
         ],
         (t) => t.up(),
       ),
@@ -209,8 +256,14 @@ export function killRows(engine: Engine, stack: () => Promise<MatrixStack>): voi
     () =>
       runRow(
         [
-          kill("children's deletes", "destroy", "delete", CHILDREN, { "cmassh:NodePool": "DeleteNodePool", "peloton:StatelessJob": "DeleteJob", "vcluster:Snapshot": "DeleteSnapshot" }),
-          kill("parents' deletes", "destroy", "delete", PARENTS, { "peloton:ResourcePool": "DeleteResourcePool", "senlin:Profile": "DeleteProfile", "senlin:Policy": "DeletePolicy" }),
+          // Nothing depends on the CycleCloud pool: its delete starts with the children's.
+          kill("children's deletes", "destroy", "delete", [...CHILDREN, "cyclecloud:NodePool"], {
+            "cmassh:NodePool": "DeleteNodePool",
+            "peloton:StatelessJob": "DeleteJob",
+            "vcluster:Snapshot": "DeleteSnapshot",
+            "cyclecloud:NodePool": "RemoveNodes",
+          }),
+          killEach("parents' deletes", "destroy", "delete", PARENTS_OF_CHILDREN, { "peloton:ResourcePool": "DeleteResourcePool", "senlin:Profile": "DeleteProfile", "senlin:Policy": "DeletePolicy" }),
         ],
         (t) => t.destroy(),
       ),

@@ -64,7 +64,7 @@ export interface MatrixStack {
   resources(): Promise<StateResource[]>;
   /** Starts `up` or `destroy` as its own process group (see {@link EngineRun}). */
   start(command: "up" | "destroy"): EngineRun;
-  /** What a user does after a killed run, before the next one: `pulumi cancel` (OpenTofu: nothing). */
+  /** What a user does after a killed run, before the next one: `pulumi cancel`; OpenTofu: `tofu import` of the cma-ssh objects the killed apply made and the provider cannot adopt. */
   afterKill(): Promise<void>;
 }
 

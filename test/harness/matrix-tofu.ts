@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import * as path from "node:path";
 import { toHandler } from "../../provider/engines/terraform/state";
 import { resourceType } from "../../provider/engines/terraform/schema";
-import { type Kind, kindOf, type StateResource, startAllKindsPlane } from "./all-kinds";
+import { compareWithState, type Kind, kindOf, type StateResource, startAllKindsPlane } from "./all-kinds";
 import { EngineFailure, type EngineRun, type MatrixStack, type MatrixStackOptions, type PlannedChange } from "./matrix-stack";
 import { repoRoot } from "./paths";
 import { openTofuDir, type TofuDir, tofuBin } from "./tofu";
@@ -112,6 +112,17 @@ async function shownResources(dir: TofuDir): Promise<StateResource[]> {
 }
 
 /**
+ * The kinds whose objects a killed apply made and did not record that the next apply cannot adopt,
+ * by their address in the configuration: cma-ssh reports no labels, so the provider cannot tell its
+ * cluster or pool from someone else's and refuses a create of a name that exists, telling the user
+ * to `tofu import` it (docs/opentofu.md, "What differs from Pulumi").
+ */
+const IMPORTED_AFTER_KILL: Partial<Record<Kind, string>> = {
+  "cmassh:Cluster": "clusterform_cmassh_cluster.cluster",
+  "cmassh:NodePool": "clusterform_cmassh_node_pool.pool",
+};
+
+/**
  * The all-kinds stack on OpenTofu: the configuration test/e2e/programs/all-kinds-hcl in a working
  * directory of its own, the installed package's provider through `dev_overrides`, on a new plane.
  */
@@ -154,7 +165,13 @@ export async function openTofuMatrixStack(opts: MatrixStackOptions): Promise<Mat
     resources: () => shownResources(dir),
     start: (command) => startTofu(dir, argsOf(command === "up" ? "apply" : "destroy", round), `tofu ${command === "up" ? "apply" : "destroy"}`),
     // The local backend's lock is the killed process's, released with it; the next apply reads the
-    // state the killed one last wrote.
-    afterKill: async () => undefined,
+    // state the killed one last wrote. What the user does: import the cma-ssh objects the killed
+    // apply made (the plane holds them, the state does not), which the next apply would refuse.
+    async afterKill() {
+      const comparison = await compareWithState(plane, { resources: () => shownResources(dir) });
+      for (const [kind, address] of Object.entries(IMPORTED_AFTER_KILL) as [Kind, string][]) {
+        for (const id of comparison[kind].orphans) await dir.ok(["import", "-input=false", "-no-color", "-var", `round=${round}`, address, id]);
+      }
+    },
   };
 }
