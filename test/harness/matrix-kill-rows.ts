@@ -7,10 +7,10 @@ import { matrixScenario } from "./matrix";
 import type { Engine, EngineFailure, MatrixStack } from "./matrix-stack";
 
 // The rows that interrupt the engine: one stack of every kind created under two kills, updated
-// under two kills, destroyed under two kills, then created again while the local control plane
-// restarts twice. Each interruption lands while a group of kinds has its operation in flight:
-// children wait for their parents, so parents (and the kinds without children, which the engine
-// schedules with them) go first on create and update, and last on delete.
+// and destroyed under a kill for each group of kinds in flight together, then created again while
+// the local control plane restarts twice. Children wait for their parents, so parents (and the
+// CycleCloud pool, which has neither) go first on create and update; on delete the children and
+// the CycleCloud pool go first, the parents last.
 const PARENTS: readonly Kind[] = ["cmassh:Cluster", "peloton:ResourcePool", "vcluster:VCluster", "senlin:Profile", "senlin:Policy", "cyclecloud:NodePool"];
 const CHILDREN: readonly Kind[] = ["cmassh:NodePool", "peloton:StatelessJob", "vcluster:Snapshot", "senlin:Cluster"];
 /** The parents but the CycleCloud pool, which has no children. */
@@ -256,14 +256,16 @@ export function killRows(engine: Engine, stack: () => Promise<MatrixStack>): voi
     () =>
       runRow(
         [
-          // Nothing depends on the CycleCloud pool: its delete starts with the children's.
-          kill("children's deletes", "destroy", "delete", [...CHILDREN, "cyclecloud:NodePool"], {
+          // Children go first, with the CycleCloud pool (nothing depends on it), then the parents.
+          killEach("deletes", "destroy", "delete", [...CHILDREN, "cyclecloud:NodePool", ...PARENTS_OF_CHILDREN], {
             "cmassh:NodePool": "DeleteNodePool",
             "peloton:StatelessJob": "DeleteJob",
             "vcluster:Snapshot": "DeleteSnapshot",
             "cyclecloud:NodePool": "RemoveNodes",
+            "peloton:ResourcePool": "DeleteResourcePool",
+            "senlin:Profile": "DeleteProfile",
+            "senlin:Policy": "DeletePolicy",
           }),
-          killEach("parents' deletes", "destroy", "delete", PARENTS_OF_CHILDREN, { "peloton:ResourcePool": "DeleteResourcePool", "senlin:Profile": "DeleteProfile", "senlin:Policy": "DeletePolicy" }),
         ],
         (t) => t.destroy(),
       ),
