@@ -3,27 +3,29 @@
 //   node scripts/matrix-table.mjs <vitest-results.json> [file]
 // The test command writes the build output .work/reliability-matrix.md (a clean clone stays clean
 // after a run); `npm run matrix:refresh` writes the committed test/README.md on purpose.
-// One row per suite titled `matrix: <scenario>` (test/harness/matrix.ts), one column per resource
-// kind (the suite's test titles), each cell passed / FAILED / not tried, with the row's test file
-// and the date and commit of the run that produced it. Rows of files the results do not cover are
-// kept as they were, so a partial run (`npm test -- <file>`) never wipes them. Plain Node, no
-// dependencies: scripts/test.sh runs it after vitest.
+// One row per suite titled `matrix(<engine>): <scenario>` (test/harness/matrix.ts), with its engine
+// in a column of its own, one column per resource kind (the suite's test titles), each cell passed /
+// FAILED / not tried, with the row's test file and the date and commit of the run that produced it.
+// A scenario's rows stand together, one per engine. Rows of files the results do not cover are kept
+// as they were, so a partial run (`npm test -- <file>`) never wipes them; rows of files that no
+// longer exist are dropped. Plain Node, no dependencies: scripts/test.sh runs it after vitest.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const PREFIX = "matrix:";
+/** A matrix suite's title: `matrix(<engine>): <scenario>`. */
+const TITLE = /^matrix\(([^)]+)\):\s*(.+)$/;
 const START = "<!-- matrix:start -->";
 const END = "<!-- matrix:end -->";
 const CELL = { passed: "passed", failed: "FAILED" };
 const NOT_TRIED = "not tried";
-const FIXED_HEAD = ["scenario"];
+const FIXED_HEAD = ["scenario", "engine"];
 const FIXED_TAIL = ["file", "run"];
 
 /**
- * The matrix rows of one vitest JSON result: `{ scenario, file, cells: { kind: cell } }`, in the
- * order the results list them, and the files the results cover (relative to `root`).
+ * The matrix rows of one vitest JSON result: `{ scenario, engine, file, cells: { kind: cell } }`, in
+ * the order the results list them, and the files the results cover (relative to `root`).
  */
 export function rowsFromResults(results, root, stamp) {
   const rows = new Map();
@@ -32,11 +34,11 @@ export function rowsFromResults(results, root, stamp) {
     const rel = path.relative(root, file.name).split(path.sep).join("/");
     files.add(rel);
     for (const test of file.assertionResults ?? []) {
-      const suite = (test.ancestorTitles ?? []).find((t) => t.startsWith(PREFIX));
-      if (!suite) continue;
-      const scenario = suite.slice(PREFIX.length).trim();
-      const key = `${rel}\u0000${scenario}`;
-      if (!rows.has(key)) rows.set(key, { scenario, file: rel, run: stamp, cells: {} });
+      const title = (test.ancestorTitles ?? []).map((t) => TITLE.exec(t)).find(Boolean);
+      if (!title) continue;
+      const [, engine, scenario] = title;
+      const key = `${rel}\u0000${engine}\u0000${scenario}`;
+      if (!rows.has(key)) rows.set(key, { scenario, engine, file: rel, run: stamp, cells: {} });
       rows.get(key).cells[test.title] = CELL[test.status] ?? NOT_TRIED;
     }
   }
@@ -56,12 +58,15 @@ export function parseTable(block) {
   const lines = block.split("\n").filter((l) => l.trim().startsWith("|"));
   if (lines.length < 2) return { kinds: [], rows: [] };
   const header = splitCells(lines[0]);
-  const kinds = header.slice(FIXED_HEAD.length, header.length - FIXED_TAIL.length);
+  const head = header[1] === "engine" ? FIXED_HEAD.length : 1;
+  const kinds = header.slice(head, header.length - FIXED_TAIL.length);
   const rows = lines.slice(2).map((line) => {
     const cells = splitCells(line);
-    const row = { scenario: cells[0], file: cells.at(-2).replace(/^`|`$/g, ""), run: cells.at(-1), cells: {} };
+    // A table written before the engine column had its rows all on one engine, unnamed.
+    const engine = header[1] === "engine" ? cells[1] : "";
+    const row = { scenario: cells[0], engine, file: cells.at(-2).replace(/^`|`$/g, ""), run: cells.at(-1), cells: {} };
     kinds.forEach((kind, i) => {
-      if (cells[i + 1] !== NOT_TRIED) row.cells[kind] = cells[i + 1];
+      if (cells[i + head] !== NOT_TRIED) row.cells[kind] = cells[i + head];
     });
     return row;
   });
@@ -69,15 +74,19 @@ export function parseTable(block) {
 }
 
 /**
- * The new table's rows: every fresh row; every old row of a file the results do not cover, kept
- * as it was; old rows of covered files are gone (the file ran, so a row it no longer produces is
- * no longer part of the matrix). Rows are ordered by file, then as their file lists them.
+ * The new table's rows: every fresh row; every old row of a file the results do not cover and that
+ * still `exists`, kept as it was; old rows of covered files are gone (the file ran, so a row it no
+ * longer produces is no longer part of the matrix), and so are those of files deleted since. Rows
+ * are ordered by file, then as their file lists them; then each scenario's rows are brought
+ * together where its first row stands, one per engine.
  */
-export function mergeRows(oldRows, fresh) {
-  const kept = oldRows.filter((r) => !fresh.files.has(r.file));
+export function mergeRows(oldRows, fresh, exists = () => true) {
+  const kept = oldRows.filter((r) => !fresh.files.has(r.file) && exists(r.file));
   const all = [...kept, ...fresh.rows];
   const files = [...new Set(all.map((r) => r.file))].sort();
-  return files.flatMap((f) => all.filter((r) => r.file === f));
+  const byFile = files.flatMap((f) => all.filter((r) => r.file === f));
+  const scenarios = [...new Set(byFile.map((r) => r.scenario))];
+  return scenarios.flatMap((s) => byFile.filter((r) => r.scenario === s));
 }
 
 /** Kind columns: those already in the table first, in their order, then new ones as the rows name them. */
@@ -94,7 +103,7 @@ export function renderTable(kinds, rows) {
   return [
     line(header),
     line(header.map(() => "---")),
-    ...rows.map((r) => line([r.scenario, ...kinds.map((k) => r.cells[k] ?? NOT_TRIED), `\`${r.file}\``, r.run])),
+    ...rows.map((r) => line([r.scenario, r.engine, ...kinds.map((k) => r.cells[k] ?? NOT_TRIED), `\`${r.file}\``, r.run])),
   ].join("\n");
 }
 
@@ -136,7 +145,7 @@ export function updateMatrix(resultsPath, readmePath, root) {
   // A build output written for the first time starts from the committed copy's text (its header and markers).
   const readme = existsSync(readmePath) ? readFileSync(readmePath, "utf8") : readFileSync(path.join(root, "test", "README.md"), "utf8");
   const old = parseTable(currentBlock(readme));
-  const rows = mergeRows(old.rows, fresh);
+  const rows = mergeRows(old.rows, fresh, (file) => existsSync(path.join(root, file)));
   mkdirSync(path.dirname(readmePath), { recursive: true });
   writeFileSync(readmePath, replaceBlock(readme, renderTable(kindColumns(old.kinds, rows), rows)));
   return fresh.rows.length;

@@ -52,7 +52,7 @@ function expectBothTrue(errors: unknown[], comparison: Record<Kind, SharedCompar
   return c;
 }
 
-matrixScenario("two stacks up at once on one plane", bothUp, ({ errors, comparison }, kind) => {
+matrixScenario("dynamic", "two stacks up at once on one plane", bothUp, ({ errors, comparison }, kind) => {
   const c = expectBothTrue(errors, comparison, kind);
   expect(c.states.map((s) => s.length > 0)).toEqual([true, true]);
 });
@@ -102,6 +102,7 @@ interface ManyChanges {
 }
 
 matrixScenario(
+  "dynamic",
   `one stack changing ${POOLS} node pools of one cluster and ${JOBS} jobs of one pool in parallel (--parallel ${PARALLEL})`,
   async (): Promise<ManyChanges> => {
     await bothUp();
@@ -141,6 +142,7 @@ matrixScenario(
 );
 
 matrixScenario(
+  "dynamic",
   "two stacks destroyed at once on one plane",
   async () => {
     await bothUp();

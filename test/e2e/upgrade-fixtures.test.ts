@@ -110,10 +110,17 @@ function fixtureDirs(): string[] {
 const versions = fixtureDirs();
 const newest = versions.at(-1);
 
-it("finds the fixtures, the newest holding every resource kind", () => {
+/**
+ * Kinds no fixture holds yet: the fixture program (test/fixtures/upgrade/program) was written before
+ * they joined the kinds the reliability matrix lists. The next release's fixture adds them (to the
+ * program and to {@link OBJECTS_OF}); then this list empties, which the test below asks for.
+ */
+const NOT_IN_FIXTURES_YET: readonly string[] = ["senlin:Profile", "senlin:Policy"];
+
+it("finds the fixtures, the newest holding every resource kind but those no fixture holds yet", () => {
   expect(versions.length).toBeGreaterThan(0);
   const state = JSON.parse(readFileSync(path.join(FIXTURES, `${newest}`, "state.json"), "utf8")) as Deployment;
-  expect([...new Set(userResources(state).map(kindOf))].sort()).toEqual([...KINDS].sort());
+  expect([...new Set(userResources(state).map(kindOf))].sort()).toEqual(KINDS.filter((k) => !NOT_IN_FIXTURES_YET.includes(k)).sort());
 });
 
 describe.each(versions)("the stack written by release %s", (version) => {

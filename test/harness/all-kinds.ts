@@ -1,3 +1,4 @@
+import { terraformTypeName } from "../../provider/engines/terraform/kind-modules";
 import { CC_PASSWORD } from "../e2e/cyclecloud-support";
 import { type EngineStack, openStack } from "./engine";
 import { type LocalPlane, startLocalPlane } from "./local-plane";
@@ -13,6 +14,8 @@ export const KINDS = [
   "vcluster:VCluster",
   "vcluster:Snapshot",
   "senlin:Cluster",
+  "senlin:Profile",
+  "senlin:Policy",
   "cyclecloud:NodePool",
 ] as const;
 
@@ -41,13 +44,23 @@ export interface AllKindsOptions {
   planeFlags?: string[];
   /** Extra stack configuration (plain strings). @default {} */
   config?: Record<string, string>;
+  /** The program of test/e2e/programs: `all-kinds-native` is the same stack through the native plugin. @default "all-kinds" */
+  program?: "all-kinds" | "all-kinds-native";
+  /** Extra environment of the engine's runs. @default {} */
+  env?: Record<string, string>;
 }
 
-/** Starts a plane that every platform of the `all-kinds` program can use (Senlin's profile included). */
+/**
+ * The Senlin profile {@link startAllKindsPlane} seeds for programs that name a profile instead of
+ * declaring one (test/e2e/programs/native-kinds): no stack owns it, so no inventory counts it.
+ */
+export const SEEDED_PROFILE = "web-profile";
+
+/** Starts a plane that every platform of the `all-kinds` program can use, with {@link SEEDED_PROFILE}. */
 export async function startAllKindsPlane(workspace: string, timeScale = 0.3, flags: string[] = []): Promise<LocalPlane> {
   const plane = await startLocalPlane({ workspace, timeScale, flags: [...ALL_KINDS_PLANE_FLAGS, ...flags] });
   try {
-    await (await senlinRest(plane)).createProfile("web-profile");
+    await (await senlinRest(plane)).createProfile(SEEDED_PROFILE);
   } catch (err) {
     await plane.stop();
     throw err;
@@ -57,14 +70,16 @@ export async function startAllKindsPlane(workspace: string, timeScale = 0.3, fla
 
 /**
  * Installs the packed package in the `all-kinds` workspace and opens a stack of the `all-kinds`
- * program against `opts.plane` or a new plane, with the credentials of every platform in its config.
+ * program (or `opts.program`) against `opts.plane` or a new plane, with the credentials of every
+ * platform in its config.
  */
 export async function openAllKindsStack(opts: AllKindsOptions = {}): Promise<AllKindsStack> {
   const workspace = installWorkspace("all-kinds", { clusterform: clusterformTarball() });
   const plane = opts.plane ?? (await startAllKindsPlane(workspace, opts.timeScale, opts.planeFlags));
-  const programDir = copyProgram(workspace, "all-kinds");
+  const programDir = copyProgram(workspace, opts.program ?? "all-kinds");
   const stack = await openStack({
     programDir,
+    env: opts.env,
     config: {
       "clusterform:endpoint": { value: plane.url },
       ...Object.fromEntries(Object.entries(SENLIN_CONFIG).map(([k, v]) => [k, { value: v }])),
@@ -105,6 +120,10 @@ interface SenlinView {
   id: string;
   status: string;
 }
+interface SenlinCatalogView {
+  id: string;
+  name: string;
+}
 interface CcNodeView {
   cluster: string;
   name: string;
@@ -117,18 +136,21 @@ const CC_GONE = new Set(["Terminated", "Terminating", "Deallocated", "Deallocati
 /**
  * What the local control plane holds, read from its admin views: cma-ssh clusters by name and pools
  * as `cluster/pool`, Peloton pools and jobs by id, vclusters as `namespace/name`, snapshots by id,
- * Senlin clusters by id, CycleCloud nodes as `cluster/node`. Objects being deleted count until the
- * platform has removed them (a Senlin cluster in DELETING, a node Terminating does not).
+ * Senlin clusters, profiles and policies by id (not {@link SEEDED_PROFILE}), CycleCloud nodes as
+ * `cluster/node`. Objects being deleted count until the platform has removed them (a Senlin cluster
+ * in DELETING, a node Terminating does not).
  */
 export async function planeInventory(plane: LocalPlane): Promise<Inventory> {
   const inv = emptyInventory();
-  const [cm, pools, jobs, vcs, snaps, senlin, nodes] = await Promise.all([
+  const [cm, pools, jobs, vcs, snaps, senlin, profiles, policies, nodes] = await Promise.all([
     plane.admin<{ clusters: CmasshView[] }>("/_local/cmassh/clusters"),
     plane.admin<{ respools: { id: string }[] }>("/_local/peloton/respools"),
     plane.admin<{ jobs: { id: string }[] }>("/_local/peloton/jobs"),
     plane.admin<{ vclusters: { namespace: string; name: string }[] }>("/_local/vcluster/vclusters"),
     plane.admin<{ snapshots: SnapshotView[] }>("/_local/vcluster/snapshots"),
     plane.admin<{ clusters: SenlinView[] }>("/_local/senlin/clusters"),
+    plane.admin<{ profiles: SenlinCatalogView[] }>("/_local/senlin/profiles"),
+    plane.admin<{ policies: SenlinCatalogView[] }>("/_local/senlin/policies"),
     plane.admin<{ nodes: CcNodeView[] }>("/_local/cyclecloud/nodes"),
   ]);
   for (const c of cm.clusters) {
@@ -140,13 +162,16 @@ export async function planeInventory(plane: LocalPlane): Promise<Inventory> {
   inv["vcluster:VCluster"] = vcs.vclusters.map((v) => `${v.namespace}/${v.name}`);
   inv["vcluster:Snapshot"] = snaps.snapshots.map((s) => s.id);
   inv["senlin:Cluster"] = senlin.clusters.filter((c) => c.status !== "DELETED").map((c) => c.id);
+  inv["senlin:Profile"] = profiles.profiles.filter((p) => p.name !== SEEDED_PROFILE).map((p) => p.id);
+  inv["senlin:Policy"] = policies.policies.map((p) => p.id);
   inv["cyclecloud:NodePool"] = nodes.nodes.filter((n) => !CC_GONE.has(n.state)).map((n) => `${n.cluster}/${n.name}`);
   for (const k of KINDS) inv[k].sort();
   return inv;
 }
 
-/** A resource of the exported state. */
-interface StateResource {
+/** A resource of a stack's state: Pulumi's exported state, or OpenTofu's read into the provider's field names. */
+export interface StateResource {
+  /** The type token (`pulumi-nodejs:dynamic/cmassh:NodePool`, `clusterform:cmassh:NodePool`) or the Terraform type (`clusterform_cmassh_node_pool`). */
   type: string;
   id?: string;
   outputs?: Record<string, unknown>;
@@ -155,10 +180,25 @@ interface StateResource {
   pendingReplacement?: boolean;
 }
 
-/** The kind of a state resource's type token (`pulumi-nodejs:dynamic/cmassh:NodePool` -> `cmassh:NodePool`). */
+/** Each kind by its Terraform type name (`clusterform_cmassh_node_pool`). */
+const KIND_OF_TERRAFORM_TYPE: ReadonlyMap<string, Kind> = new Map(KINDS.map((k) => [terraformTypeName(k), k]));
+
+/**
+ * The kind of a state resource's type token (`pulumi-nodejs:dynamic/cmassh:NodePool` and
+ * `clusterform:cmassh:NodePool` -> `cmassh:NodePool`) or Terraform type (`clusterform_cmassh_node_pool`).
+ */
 export function kindOf(type: string): Kind | undefined {
   const token = type.replace(/^(pulumi-nodejs:dynamic\/|clusterform:)/, "");
-  return (KINDS as readonly string[]).includes(token) ? (token as Kind) : undefined;
+  return (KINDS as readonly string[]).includes(token) ? (token as Kind) : KIND_OF_TERRAFORM_TYPE.get(type);
+}
+
+/** Where a comparison reads a stack's state: a Pulumi stack, or anything that lists its resources (an OpenTofu configuration). */
+export type StateSource = EngineStack | { resources(): Promise<StateResource[]> };
+
+/** The resources of a stack's state. */
+export async function stateResources(source: StateSource): Promise<StateResource[]> {
+  if ("resources" in source) return source.resources();
+  return ((await source.exportState()).deployment.resources ?? []) as StateResource[];
 }
 
 /**
@@ -203,10 +243,10 @@ export interface KindComparison {
   state: string[];
 }
 
-/** Compares the plane's inventory with the stack's exported state, kind by kind. */
-export async function compareWithState(plane: LocalPlane, stack: EngineStack): Promise<Record<Kind, KindComparison>> {
-  const [live, deployment] = await Promise.all([planeInventory(plane), stack.exportState()]);
-  const recorded = stateInventory((deployment.deployment.resources ?? []) as StateResource[]);
+/** Compares the plane's inventory with the stack's state, kind by kind. */
+export async function compareWithState(plane: LocalPlane, stack: StateSource): Promise<Record<Kind, KindComparison>> {
+  const [live, resources] = await Promise.all([planeInventory(plane), stateResources(stack)]);
+  const recorded = stateInventory(resources);
   const out = {} as Record<Kind, KindComparison>;
   for (const k of KINDS) {
     const p = new Set(live[k]);

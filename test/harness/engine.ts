@@ -115,14 +115,16 @@ export function pulumiBinDir(): string {
  * Starts `pulumi <args>` in `programDir` as its own process group, with the same private home and
  * backend as {@link openStack}, so a test can kill the whole engine (CLI, language host, providers)
  * the way an interrupted CI job would.
+ * @param opts.env - extra environment. @default {}
+ * @param opts.output - pipe stdout and stderr to the caller (who must read them). @default false: ignored
  */
-export function spawnCli(programDir: string, args: string[]): ChildProcess {
+export function spawnCli(programDir: string, args: string[], opts: { env?: Record<string, string>; output?: boolean } = {}): ChildProcess {
   const binDir = pulumiBinDir();
   return spawn(path.join(binDir, "pulumi"), [...args, "--non-interactive", "--color", "never"], {
     cwd: programDir,
-    env: { ...process.env, ...engineEnv(), PATH: `${binDir}${path.delimiter}${process.env.PATH}` },
+    env: { ...process.env, ...engineEnv(), PATH: `${binDir}${path.delimiter}${process.env.PATH}`, ...opts.env },
     detached: true,
-    stdio: "ignore",
+    stdio: opts.output ? ["ignore", "pipe", "pipe"] : "ignore",
   });
 }
 

@@ -1,9 +1,6 @@
-import type { ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
-import * as path from "node:path";
-import { type AllKindsStack, KINDS, type Kind, kindOf } from "./all-kinds";
-import { engineEnv, spawnCli } from "./engine";
-import type { AuditEntry } from "./local-plane";
+import { KINDS, type Kind } from "./all-kinds";
+import type { AuditEntry, LocalPlane } from "./local-plane";
+import type { EngineFailure, EngineRun, MatrixStack } from "./matrix-stack";
 import { killTree } from "./processes";
 
 /** The engine's phases a matrix row interrupts. */
@@ -22,6 +19,8 @@ export const MUTATIONS: Readonly<Record<Kind, { api: string } & Record<Phase, re
   "vcluster:VCluster": { api: "vcluster", create: ["CreateVCluster"], update: ["ScaleVCluster"], delete: ["DeleteVCluster"] },
   "vcluster:Snapshot": { api: "vcluster", create: ["SnapshotVCluster"], update: ["DeleteSnapshot", "SnapshotVCluster"], delete: ["DeleteSnapshot"] },
   "senlin:Cluster": { api: "senlin", create: ["CreateCluster"], update: ["ResizeCluster"], delete: ["DeleteCluster"] },
+  "senlin:Profile": { api: "senlin", create: ["CreateProfile"], update: ["UpdateProfile"], delete: ["DeleteProfile"] },
+  "senlin:Policy": { api: "senlin", create: ["CreatePolicy"], update: ["UpdatePolicy"], delete: ["DeletePolicy"] },
   "cyclecloud:NodePool": { api: "cyclecloud", create: ["CreateNodes"], update: ["CreateNodes"], delete: ["RemoveNodes"] },
 };
 
@@ -41,61 +40,22 @@ export type Holds = Partial<Record<Kind, string>>;
  * enough for a kill to land inside them, and the plane still carries them out after the engine
  * died: the call was sent, the engine never learns the answer.
  */
-export async function holdCalls(t: AllKindsStack, holds: Holds, holdMs: number): Promise<void> {
+export async function holdCalls(plane: LocalPlane, holds: Holds, holdMs: number): Promise<void> {
   for (const [kind, operation] of Object.entries(holds) as [Kind, string][]) {
-    await t.plane.addFault({ api: MUTATIONS[kind].api, operation, action: "delay", delayMs: holdMs, count: 1 });
+    await plane.addFault({ api: MUTATIONS[kind].api, operation, action: "delay", delayMs: holdMs, count: 1 });
   }
 }
 
 /** The held kinds whose call has reached the plane: their hold (a one-shot fault) is taken. */
-async function heldArrived(t: AllKindsStack, holds: Holds): Promise<Set<Kind>> {
-  const { faults } = await t.plane.admin<{ faults: { api?: string; operation?: string; action: string }[] }>("/_local/faults");
+async function heldArrived(plane: LocalPlane, holds: Holds): Promise<Set<Kind>> {
+  const { faults } = await plane.admin<{ faults: { api?: string; operation?: string; action: string }[] }>("/_local/faults");
   const waiting = new Set(faults.filter((f) => f.action === "delay").map((f) => `${f.api} ${f.operation}`));
   return new Set((Object.entries(holds) as [Kind, string][]).filter(([k, op]) => !waiting.has(`${MUTATIONS[k].api} ${op}`)).map(([k]) => k));
 }
 
-/** The path of the stack's checkpoint in the file backend. */
-async function checkpointPath(t: AllKindsStack): Promise<string> {
-  const project = (await t.stack.stack.workspace.projectSettings()).name;
-  const backend = new URL(engineEnv().PULUMI_BACKEND_URL).pathname;
-  return path.join(backend, ".pulumi", "stacks", project, `${t.stack.stack.name}.json`);
-}
-
-/** The pending operations the checkpoint on disk records, as `<type> <urn>` (empty before the first write). */
-export function pendingOperations(checkpointFile: string): string[] {
-  try {
-    const pending: { type: string; resource: { urn: string } }[] = JSON.parse(readFileSync(checkpointFile, "utf8")).checkpoint?.latest?.pending_operations ?? [];
-    return pending.map((op) => `${op.type} ${op.resource.urn}`);
-  } catch {
-    return [];
-  }
-}
-
-/**
- * The kinds with an operation the engine began and did not finish since `baseline` (the pending
- * operations at the run's start): the engine writes a pending operation before it calls the
- * provider and clears it when the answer comes. Pending creates of earlier interrupted runs stay in
- * the checkpoint until an interactive refresh clears them, so only operations beyond the baseline
- * count. Read from the file, so it costs no CLI run and works mid-run.
- */
-export function pendingKinds(checkpointFile: string, baseline: readonly string[]): Set<Kind> {
-  const left = [...baseline];
-  const kinds = new Set<Kind>();
-  for (const op of pendingOperations(checkpointFile)) {
-    const i = left.indexOf(op);
-    if (i >= 0) {
-      left.splice(i, 1);
-      continue;
-    }
-    const kind = kindOf(op.split("::")[2] ?? "");
-    if (kind) kinds.add(kind);
-  }
-  return kinds;
-}
-
 /** What was in flight when an engine run was interrupted, per kind. */
 export interface Interruption {
-  /** The kinds whose operation was pending in the checkpoint when the interruption landed. */
+  /** The kinds whose operation was pending (begun, not answered: {@link EngineRun.pending}) when the interruption landed. */
   pending: Set<Kind>;
   /** The kinds whose provider's call for the phase the plane accepted during the run (before or after the interruption). */
   accepted: Set<Kind>;
@@ -103,7 +63,7 @@ export interface Interruption {
   inFlight: Set<Kind>;
 }
 
-/** What {@link whenInFlight} waits for. */
+/** What {@link WatchedRun.whenInFlight} waits for. */
 export interface InFlightCondition {
   phase: Phase;
   /** The kinds that must all be in flight at once. */
@@ -113,47 +73,65 @@ export interface InFlightCondition {
    * plane (the hold taken) stands for its acceptance, which comes after the hold. @default {}
    */
   held?: Holds;
-  /** An extra condition, e.g. a rolling update half done. @default none */
-  also?: () => Promise<boolean>;
+  /** Kinds that count as in flight only once an extra condition holds, e.g. a rolling update half done. @default none */
+  ready?: Partial<Record<Kind, () => Promise<boolean>>>;
+  /**
+   * Wait for one kind of `kinds` in flight rather than all, then `graceMs` more for others to join:
+   * the interruption catches whichever are in flight then. @default false: all at once
+   */
+  some?: boolean;
+  /** See `some`. @default 1500 */
+  graceMs?: number;
   /** How long to wait. @default 180 s */
   timeoutMs?: number;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Watches a running engine operation of the stack: its checkpoint and the plane's audit since `since`. */
-export interface RunWatch {
-  /** Waits until every kind of the condition is in flight at once; fails naming the kinds missing if the run ends or the time runs out first. */
-  whenInFlight(condition: InFlightCondition, running: () => boolean): Promise<void>;
-  /** The kinds pending in the checkpoint now. */
-  pending(): Set<Kind>;
+/** An engine run, watched through what the engine records (its pending operations) and the plane's audit since it started. */
+export interface WatchedRun extends EngineRun {
+  /** Waits until every kind of the condition (or one: `some`) is in flight at once; fails naming the kinds missing if the run ends or the time runs out first. */
+  whenInFlight(condition: InFlightCondition): Promise<void>;
   /** Waits (up to 60 s) until the plane has accepted a call of each kind for the phase (a held call is carried out late), then reports the kinds in flight given those pending at the interruption. */
   settle(phase: Phase, kinds: readonly Kind[], pendingAtInterruption: Set<Kind>): Promise<Interruption>;
 }
 
-/** Starts watching the stack's checkpoint file and the plane's audit log from now on. */
-export async function watchRun(t: AllKindsStack): Promise<RunWatch> {
-  const file = await checkpointPath(t);
+/** Starts `up` or `destroy` of the stack (see {@link MatrixStack.start}) and watches it. */
+export async function startWatched(t: MatrixStack, command: "up" | "destroy"): Promise<WatchedRun> {
   const since = await t.plane.lastSeq();
-  const baseline = pendingOperations(file);
+  const run = t.start(command);
+  // Observed, so that a run failing before anyone awaits it is no unhandled rejection.
+  run.ended.catch(() => undefined);
   const accepted = async (phase: Phase) => {
     const entries = await t.plane.audit(since);
     return new Set(KINDS.filter((k) => acceptedCalls(entries, k, phase).length > 0));
   };
   return {
-    pending: () => pendingKinds(file, baseline),
-    async whenInFlight(c, running) {
+    pid: run.pid,
+    pending: () => run.pending(),
+    running: () => run.running(),
+    ended: run.ended,
+    async whenInFlight(c) {
       const deadline = Date.now() + (c.timeoutMs ?? 180_000);
       for (;;) {
-        const pending = pendingKinds(file, baseline);
+        const pending = run.pending();
         const calls = await accepted(c.phase);
-        const arrived = await heldArrived(t, c.held ?? {});
-        const missing = c.kinds.filter((k) => !pending.has(k) || !(arrived.has(k) || calls.has(k)));
-        if (missing.length === 0 && (await (c.also ?? (async () => true))())) return;
-        if (!running() || Date.now() > deadline) {
+        const arrived = await heldArrived(t.plane, c.held ?? {});
+        const missing: Kind[] = [];
+        for (const k of c.kinds) {
+          if (!pending.has(k) || !(arrived.has(k) || calls.has(k)) || !(await (c.ready?.[k] ?? (async () => true))())) missing.push(k);
+        }
+        if (c.some && missing.length < c.kinds.length) {
+          await sleep(c.graceMs ?? 1500);
+          return;
+        }
+        if (missing.length === 0) return;
+        if (!run.running() || Date.now() > deadline) {
+          const ended: EngineFailure | undefined = run.running() ? undefined : await run.ended;
           throw new Error(
-            `the run ${running() ? "timed out" : "ended"} before every kind's ${c.phase} was in flight at once; ` +
-              `missing: ${missing.join(", ") || "the extra condition"} (pending: ${[...pending].join(", ") || "none"}; accepted: ${[...calls].join(", ") || "none"})`,
+            `the run ${run.running() ? "timed out" : "ended"} before ${c.some ? "any" : "every"} kind's ${c.phase} was in flight${c.some ? "" : " at once"}; ` +
+              `missing: ${missing.join(", ")} (pending: ${[...pending].join(", ") || "none"}; accepted: ${[...calls].join(", ") || "none"})` +
+              (ended ? `; the run failed: ${ended.message.slice(0, 3000)}` : ""),
           );
         }
         await sleep(100);
@@ -173,25 +151,20 @@ export async function watchRun(t: AllKindsStack): Promise<RunWatch> {
 }
 
 /**
- * Runs `pulumi <command>` of the stack as its own process group and SIGKILLs the whole engine (CLI,
- * language host, providers) once every kind of the condition is in flight at once, then releases
- * the lock the killed run left, as Pulumi tells the user to (`pulumi cancel`). What was pending is
- * read from the checkpoint the dead engine left.
+ * Runs `up` or `destroy` of the stack as its own process group and SIGKILLs the whole engine (CLI,
+ * language host or plugins, providers) once every kind of the condition is in flight at once, then
+ * does what the user must do after a killed run (`pulumi cancel`). What was pending is what the
+ * dead engine left recorded.
  */
-export async function killRun(t: AllKindsStack, command: "up" | "destroy", condition: InFlightCondition): Promise<Interruption> {
-  const watch = await watchRun(t);
-  const cli: ChildProcess = spawnCli(t.programDir, [command, "--yes", "--skip-preview", "--stack", t.stack.stack.name]);
-  let running = true;
-  const exited = new Promise((resolve) => cli.once("exit", resolve)).finally(() => {
-    running = false;
-  });
+export async function killRun(t: MatrixStack, command: "up" | "destroy", condition: InFlightCondition): Promise<Interruption> {
+  const run = await startWatched(t, command);
   try {
-    await watch.whenInFlight(condition, () => running);
+    await run.whenInFlight(condition);
   } finally {
-    killTree(cli.pid!);
-    await exited;
+    killTree(run.pid);
+    await run.ended;
   }
-  const result = await watch.settle(condition.phase, condition.kinds, watch.pending());
-  await t.stack.stack.cancel();
+  const result = await run.settle(condition.phase, condition.kinds, run.pending());
+  await t.afterKill();
   return result;
 }

@@ -56,8 +56,11 @@ export interface LocalPlane {
   stop(): Promise<void>;
   /** SIGKILLs the plane's own process (not what it started), as a crash would end it, and waits for it. */
   kill(): Promise<void>;
-  /** Starts it again on the same port with the same data. */
-  restart(): Promise<void>;
+  /**
+   * Starts it again on the same port with the same data (faults are not kept).
+   * @param opts.timeScale - the new process's time scale. @default the one it ran at
+   */
+  restart(opts?: { timeScale?: number }): Promise<void>;
 }
 
 /** A cluster as GET /_local/cmassh/clusters shows it. */
@@ -112,7 +115,7 @@ export async function startLocalPlane(opts: {
 }): Promise<LocalPlane> {
   const cli = path.join(opts.workspace, "node_modules", "clusterform", "dist", "emulator", "cli.js");
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(workDir(), "plane-"));
-  const scale = String(opts.timeScale ?? 0.3);
+  let scale = String(opts.timeScale ?? 0.3);
   const flags = opts.flags ?? [];
   let { child, url } = await launch(cli, ["--port", "0", "--data", dataDir, "--time-scale", scale, ...flags]);
   const port = Number(new URL(url).port);
@@ -147,8 +150,9 @@ export async function startLocalPlane(opts: {
       child.kill("SIGKILL");
       await exited;
     },
-    restart: async () => {
+    restart: async (o = {}) => {
       await stop();
+      if (o.timeScale !== undefined) scale = String(o.timeScale);
       ({ child, url } = await launch(cli, ["--port", String(port), "--data", dataDir, "--time-scale", scale, ...flags]));
     },
   };

@@ -24,6 +24,19 @@ export interface TofuPlane {
   mutationsSince(since: number): Promise<string[]>;
 }
 
+// Each credential of a plane started with ALL_KINDS_PLANE_FLAGS: its provider block attribute, the
+// environment variable that gives it instead, and its value.
+const CREDENTIALS: readonly (readonly [string, string, string])[] = [
+  ["senlin_username", "OS_USERNAME", SENLIN_USER.username],
+  ["senlin_password", "OS_PASSWORD", SENLIN_USER.password],
+  ["senlin_project_name", "OS_PROJECT_NAME", SENLIN_USER.project],
+  ["cyclecloud_username", "CLUSTERFORM_CYCLECLOUD_USERNAME", "admin"],
+  ["cyclecloud_password", "CLUSTERFORM_CYCLECLOUD_PASSWORD", CC_PASSWORD],
+];
+
+/** The environment that gives the provider every platform's credentials on a plane started with ALL_KINDS_PLANE_FLAGS. */
+export const PLATFORM_CREDENTIALS_ENV: Readonly<Record<string, string>> = Object.fromEntries(CREDENTIALS.map(([, variable, value]) => [variable, value]));
+
 /**
  * Installs the packed package the way users do, starts a local control plane that every platform
  * example works against (Keystone user and Senlin profile seeded, CycleCloud password set).
@@ -35,22 +48,14 @@ export async function openTofuPlane(opts: { timeScale?: number } = {}): Promise<
   await rest.createProfile("web-profile");
   await rest.createProfile("web-profile-2");
   const providerDir = path.join(workspace, "node_modules", "clusterform", "bin");
-  // Each credential: its provider block attribute and the environment variable `open` sets instead.
-  const credentials: [string, string, string][] = [
-    ["senlin_username", "OS_USERNAME", SENLIN_USER.username],
-    ["senlin_password", "OS_PASSWORD", SENLIN_USER.password],
-    ["senlin_project_name", "OS_PROJECT_NAME", SENLIN_USER.project],
-    ["cyclecloud_username", "CLUSTERFORM_CYCLECLOUD_USERNAME", "admin"],
-    ["cyclecloud_password", "CLUSTERFORM_CYCLECLOUD_PASSWORD", CC_PASSWORD],
-  ];
   return {
     plane,
     providerDir,
     workspace,
-    providerConfig: { endpoint: plane.url, ...Object.fromEntries(credentials.map(([attribute, , value]) => [attribute, value])) },
+    providerConfig: { endpoint: plane.url, ...Object.fromEntries(CREDENTIALS.map(([attribute, , value]) => [attribute, value])) },
     open(example, name = example) {
       const dir = openTofuDir(name, { example, providerDir, endpoint: plane.url });
-      Object.assign(dir.env, Object.fromEntries(credentials.map(([, variable, value]) => [variable, value])));
+      Object.assign(dir.env, PLATFORM_CREDENTIALS_ENV);
       return dir;
     },
     async mutationsSince(since) {

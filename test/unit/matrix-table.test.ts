@@ -54,26 +54,28 @@ function rowsOf(readme: string): string[][] {
 }
 
 const README = "# Tests\n\nIntro.\n\n<!-- matrix:start -->\n<!-- matrix:end -->\n\nAfter.\n";
-const KILL = "test/e2e/matrix-kill.test.ts";
-const FAULTS = "test/e2e/matrix-faults.test.ts";
+// Files that exist: a kept row's file must (rows of deleted files are dropped).
+const KILL = "test/e2e/matrix-dynamic.test.ts";
+const FAULTS = "test/e2e/matrix-chaos.test.ts";
+const TOFU = "test/e2e/matrix-tofu.test.ts";
 
 describe("scripts/matrix-table.mjs", () => {
-  it("writes one row per matrix suite and one column per kind, passed / FAILED / not tried, with the file and the run", () => {
+  it("writes one row per matrix suite with its engine, one column per kind, passed / FAILED / not tried, with the file and the run", () => {
     const res = results({
       [KILL]: {
-        "matrix: SIGKILL during create": { "cmassh:Cluster": "passed", "senlin:Cluster": "failed" },
-        "matrix: SIGKILL during delete": { "cmassh:Cluster": "skipped" },
+        "matrix(dynamic): SIGKILL during create": { "cmassh:Cluster": "passed", "senlin:Cluster": "failed" },
+        "matrix(dynamic): SIGKILL during delete": { "cmassh:Cluster": "skipped" },
       },
     });
     const { readme, out } = run(res, README);
     const rows = rowsOf(readme);
-    expect(rows[0]).toEqual(["scenario", "cmassh:Cluster", "senlin:Cluster", "file", "run"]);
-    expect(rows[1]).toEqual(["---", "---", "---", "---", "---"]);
-    expect(rows.slice(2).map((r) => r.slice(0, 4))).toEqual([
-      ["SIGKILL during create", "passed", "FAILED", `\`${KILL}\``],
-      ["SIGKILL during delete", "not tried", "not tried", `\`${KILL}\``],
+    expect(rows[0]).toEqual(["scenario", "engine", "cmassh:Cluster", "senlin:Cluster", "file", "run"]);
+    expect(rows[1]).toEqual(["---", "---", "---", "---", "---", "---"]);
+    expect(rows.slice(2).map((r) => r.slice(0, 5))).toEqual([
+      ["SIGKILL during create", "dynamic", "passed", "FAILED", `\`${KILL}\``],
+      ["SIGKILL during delete", "dynamic", "not tried", "not tried", `\`${KILL}\``],
     ]);
-    expect(rows[2][4]).toMatch(/^2026-11-22 12:34 UTC, ([0-9a-f]{7,}(\+changes)?|unknown commit)$/);
+    expect(rows[2][5]).toMatch(/^2026-11-22 12:34 UTC, ([0-9a-f]{7,}(\+changes)?|unknown commit)$/);
     expect(readme.startsWith("# Tests\n\nIntro.\n\n<!-- matrix:start -->\n")).toBe(true);
     expect(readme.endsWith("<!-- matrix:end -->\n\nAfter.\n")).toBe(true);
     expect(out).toContain("2 row(s) written");
@@ -82,24 +84,53 @@ describe("scripts/matrix-table.mjs", () => {
   it("keeps the rows of files a partial run did not cover, and replaces those of the files it ran", () => {
     const first = run(
       results({
-        [KILL]: { "matrix: SIGKILL during create": { "cmassh:Cluster": "failed" }, "matrix: an old scenario": { "cmassh:Cluster": "passed" } },
-        [FAULTS]: { "matrix: transient faults": { "cmassh:Cluster": "passed", "peloton:StatelessJob": "passed" } },
+        [KILL]: { "matrix(dynamic): SIGKILL during create": { "cmassh:Cluster": "failed" }, "matrix(dynamic): an old scenario": { "cmassh:Cluster": "passed" } },
+        [FAULTS]: { "matrix(dynamic): transient faults": { "cmassh:Cluster": "passed", "peloton:StatelessJob": "passed" } },
       }),
       README,
     ).readme;
     const faultsRow = rowsOf(first).find((r) => r[0] === "transient faults");
-    const second = run(results({ [KILL]: { "matrix: SIGKILL during create": { "cmassh:Cluster": "passed" } } }), first).readme;
+    const second = run(results({ [KILL]: { "matrix(dynamic): SIGKILL during create": { "cmassh:Cluster": "passed" } } }), first).readme;
     const rows = rowsOf(second).slice(2);
     // Ordered by file; the faults row is untouched (cells and stamp), the old scenario of the rerun file is gone.
-    expect(rows.map((r) => r.slice(0, 3))).toEqual([
-      ["transient faults", "passed", "passed"],
-      ["SIGKILL during create", "passed", "not tried"],
+    expect(rows.map((r) => r.slice(0, 4))).toEqual([
+      ["transient faults", "dynamic", "passed", "passed"],
+      ["SIGKILL during create", "dynamic", "passed", "not tried"],
     ]);
     expect(rows[0]).toEqual(faultsRow);
   });
 
+  it("brings each scenario's rows together, one per engine in the order of their files, whatever file each engine's rows come from", () => {
+    const { readme } = run(
+      results({
+        [KILL]: { "matrix(dynamic): killed during create": { "cmassh:Cluster": "passed" }, "matrix(dynamic): faults": { "cmassh:Cluster": "passed" } },
+        [TOFU]: { "matrix(tofu): killed during create": { "cmassh:Cluster": "failed" }, "matrix(tofu): faults": { "cmassh:Cluster": "passed" } },
+      }),
+      README,
+    );
+    expect(rowsOf(readme).slice(2).map((r) => r.slice(0, 3))).toEqual([
+      ["killed during create", "dynamic", "passed"],
+      ["killed during create", "tofu", "FAILED"],
+      ["faults", "dynamic", "passed"],
+      ["faults", "tofu", "passed"],
+    ]);
+  });
+
+  it("drops the rows of files that no longer exist, and reads a table written before the engine column", () => {
+    const old = README.replace(
+      "<!-- matrix:end -->",
+      "| scenario | cmassh:Cluster | file | run |\n| --- | --- | --- | --- |\n| gone | passed | `test/e2e/matrix-kill.test.ts` | then |\n| kept | FAILED | `test/e2e/matrix-concurrency.test.ts` | then |\n<!-- matrix:end -->",
+    );
+    const rows = rowsOf(run(results({ [TOFU]: { "matrix(tofu): faults": { "cmassh:Cluster": "passed" } } }), old).readme);
+    expect(rows[0]).toEqual(["scenario", "engine", "cmassh:Cluster", "file", "run"]);
+    expect(rows.slice(2).map((r) => r.slice(0, 4))).toEqual([
+      ["kept", "", "FAILED", "`test/e2e/matrix-concurrency.test.ts`"],
+      ["faults", "tofu", "passed", `\`${TOFU}\``],
+    ]);
+  });
+
   it("leaves the README alone when the results hold no matrix suite (a run of other files)", () => {
-    const before = `${README.replace("<!-- matrix:end -->", "| scenario | k | file | run |\n| --- | --- | --- | --- |\n| kept | passed | `x` | then |\n<!-- matrix:end -->")}`;
+    const before = `${README.replace("<!-- matrix:end -->", "| scenario | engine | k | file | run |\n| --- | --- | --- | --- | --- |\n| kept | tofu | passed | `x` | then |\n<!-- matrix:end -->")}`;
     const { readme, out } = run(results({}, { other: "test/e2e/cmassh-lifecycle.test.ts" }), before);
     expect(readme).toBe(before);
     expect(out).toContain("no matrix rows");
@@ -110,7 +141,7 @@ describe("scripts/matrix-table.mjs", () => {
     const resultsFile = path.join(dir, "results.json");
     const output = path.join(dir, "build", "reliability-matrix.md");
     const committed = readFileSync(path.join(root, "test", "README.md"), "utf8");
-    writeFileSync(resultsFile, JSON.stringify(results({ [KILL]: { "matrix: killed during create": { "cmassh:Cluster": "passed" } } })));
+    writeFileSync(resultsFile, JSON.stringify(results({ [KILL]: { "matrix(dynamic): killed during create": { "cmassh:Cluster": "passed" } } })));
     execFileSync(process.execPath, [script, resultsFile, output], { encoding: "utf8" });
     const written = readFileSync(output, "utf8");
     expect(written.startsWith("# Tests")).toBe(true);
@@ -120,6 +151,6 @@ describe("scripts/matrix-table.mjs", () => {
   });
 
   it("fails, saying so, when the README has no markers to write between", () => {
-    expect(() => run(results({ [KILL]: { "matrix: x": { k: "passed" } } }), "# no markers\n")).toThrow(/no "<!-- matrix:start -->" \.\.\. "<!-- matrix:end -->" markers/);
+    expect(() => run(results({ [KILL]: { "matrix(dynamic): x": { k: "passed" } } }), "# no markers\n")).toThrow(/no "<!-- matrix:start -->" \.\.\. "<!-- matrix:end -->" markers/);
   });
 });

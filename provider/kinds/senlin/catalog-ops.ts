@@ -1,7 +1,12 @@
+import { resolveUnreachableTimeoutMs } from "../../core/config";
+import type { OperationContext } from "../../core/contract";
+import { sendUnlessDone } from "../../core/create-or-adopt";
+import type { Deadline } from "../../core/deadline";
 import { ClusterformError } from "../../core/errors";
 
-// The create and delete steps profiles and policies share: both creates are one synchronous call that
-// Senlin gives no idempotency key, and both deletes are refused while a cluster uses the object.
+// The create, update and delete steps profiles and policies share: both creates are one synchronous
+// call that Senlin gives no idempotency key, both updates one PATCH of given values, and both
+// deletes are refused while a cluster uses the object.
 
 /** NotFound as undefined. */
 export async function orMissing<T>(read: () => Promise<T>): Promise<T | undefined> {
@@ -56,3 +61,35 @@ export async function deleteUnlessGone(what: string, users: string, remove: () =
   }
 }
 
+
+/** Senlin's answer to a PATCH that changes nothing: the object already is as asked. */
+const NOTHING_TO_UPDATE = /no property needs an update/i;
+
+/**
+ * Sends a profile's or policy's PATCH until it is done. A PATCH sets given values, so one whose
+ * answer was lost (a reset, an answer past the call timeout) is sent again by the call policy
+ * (core/create-or-adopt.ts sendUnlessDone) and ends the same. Senlin refuses a PATCH that changes
+ * nothing: that refusal means the values are there already (an earlier send landed, or that of an
+ * interrupted run), and answers undefined.
+ */
+export async function patchUnlessDone<T>(
+  ctx: OperationContext,
+  operation: string,
+  deadline: Deadline,
+  patch: () => Promise<T>,
+): Promise<T | undefined> {
+  return sendUnlessDone({
+    operation,
+    deadline,
+    async send() {
+      try {
+        return await patch();
+      } catch (err) {
+        if (err instanceof ClusterformError && err.code === "InvalidArgument" && NOTHING_TO_UPDATE.test(err.platformMessage)) return undefined;
+        throw err;
+      }
+    },
+    progress: (message) => ctx.report.progress(message),
+    unreachableMs: resolveUnreachableTimeoutMs(ctx.config),
+  });
+}

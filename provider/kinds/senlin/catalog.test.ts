@@ -158,6 +158,31 @@ describe("senlin:Policy on the local Senlin", () => {
     expect(await writesSince(t, since)).toEqual([]);
   });
 
+  it("an update whose answer is lost is sent again, and one an interrupted run already made is done (Senlin's 'No property needs an update')", async () => {
+    for (const [handler, kind, raw] of [
+      [policyHandler, "Policy", { resourceName: "patched", spec: POLICY_SPEC }],
+      [profileHandler, "Profile", { resourceName: "patched", spec: PROFILE_SPEC, metadata: { round: "r0" } }],
+    ] as const) {
+      const inputs = await checked(handler, { __provider: "p", owner: "1212121212121212", ...raw });
+      const { id, outs } = await handler.create(inputs);
+      const get = (i: string) => (kind === "Policy" ? senlin.getPolicy(i) : senlin.getProfile(i));
+      // The PATCH lands, its answer is lost with the connection: sent again, which Senlin refuses as changing nothing.
+      const lost = (await handler.check(inputs, { ...inputs, name: `${kind.toLowerCase()}-r1` })).inputs;
+      await t.http("POST", "/_local/faults", { api: "senlin", operation: `Update${kind}`, action: "reset", stage: "response" });
+      const since = await lastSeq(t);
+      await handler.update(id, { ...inputs, ...outs }, lost);
+      expect((await t.http("GET", "/_local/faults")).body).toMatchObject({ faults: [] });
+      expect(await writesSince(t, since)).toEqual([`senlin:Update${kind}`, `senlin:Update${kind}`]);
+      expect((await get(id)).name).toBe(`${kind.toLowerCase()}-r1`);
+      // A killed run's PATCH landed and its state kept the old name: the next run's update is done at once.
+      await (kind === "Policy" ? senlin.updatePolicy(id, { name: `${kind.toLowerCase()}-r2` }) : senlin.updateProfile(id, { name: `${kind.toLowerCase()}-r2` }));
+      const landed = (await handler.check(lost, { ...lost, name: `${kind.toLowerCase()}-r2` })).inputs;
+      await handler.update(id, { ...lost, ...outs }, landed);
+      expect((await get(id)).name).toBe(`${kind.toLowerCase()}-r2`);
+      await handler.delete(id, landed);
+    }
+  });
+
   it("fails the import clearly on a wrong-shaped id, a missing policy and an unreachable endpoint", async () => {
     await importFailures({ t, config, handler: policyHandler, importer: policyImport }, "x/y", "00000000-0000-4000-8000-000000000000");
   });

@@ -4,7 +4,7 @@ import type { Deadline } from "../../../core/deadline";
 import { deadlineFor, readDeadline } from "../../fields";
 import type { ResourceOperations } from "../../../core/contract";
 import { createOrAdopt } from "../../../core/create-or-adopt";
-import { deleteUnlessGone, leftoverAmong, orMissing } from "../catalog-ops";
+import { deleteUnlessGone, leftoverAmong, orMissing, patchUnlessDone } from "../catalog-ops";
 import { senlinClient } from "../client";
 import { sameSpec } from "../typed-spec";
 import { POLICY_CALLS, POLICY_TIMEOUTS, type POLICY_UPDATE_CALLS, type PolicyInputs } from "./schema";
@@ -74,7 +74,7 @@ export const policyOperations: ResourceOperations<PolicyInputs> = {
     // The name is the only field updated in place; Senlin refuses a PATCH that changes nothing, so none is planned then.
     await carryOut<typeof POLICY_UPDATE_CALLS>("senlin:Policy", plan.operations, {
       async [POLICY_CALLS.UpdatePolicy](o) {
-        policy = await client.updatePolicy(id, { name: String(o.args.name) }, { deadline });
+        policy = await patchUnlessDone(ctx, `${o.call} policy ${q(id)}`, deadline, () => client.updatePolicy(id, { name: String(o.args.name) }, { deadline }));
       },
     });
     return policyOutputsOf(policy ?? (await client.getPolicy(id, { deadline })));

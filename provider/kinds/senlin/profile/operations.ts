@@ -2,11 +2,10 @@ import type { SenlinClient } from "../../../clients/senlin/client";
 import type { Profile, TypedSpec } from "../../../clients/senlin/types";
 import type { Deadline } from "../../../core/deadline";
 import { carryOut } from "../../../core/plan/operation";
-import { ClusterformError } from "../../../core/errors";
 import { deadlineFor, readDeadline } from "../../fields";
 import type { ResourceOperations } from "../../../core/contract";
 import { createOrAdopt } from "../../../core/create-or-adopt";
-import { deleteUnlessGone, leftoverAmong, orMissing } from "../catalog-ops";
+import { deleteUnlessGone, leftoverAmong, orMissing, patchUnlessDone } from "../catalog-ops";
 import { senlinClient } from "../client";
 import { sameSpec } from "../typed-spec";
 import { OWNER_KEY, PROFILE_CALLS, PROFILE_TIMEOUTS, type PROFILE_UPDATE_CALLS, type ProfileInputs } from "./schema";
@@ -40,9 +39,6 @@ async function findLeftover(client: SenlinClient, inputs: Inputs, deadline: Dead
   return leftoverAmong(ours, used, adoptInUse);
 }
 
-/** Senlin's answer to a PATCH that changes nothing: the profile already is as asked. */
-const NOTHING_TO_UPDATE = /no property needs an update/i;
-
 /** Senlin profiles: created once, renamed and re-labelled in place, deleted when no cluster uses them. */
 export const profileOperations: ResourceOperations<ProfileInputs> = {
   async create(ctx, inputs) {
@@ -74,11 +70,7 @@ export const profileOperations: ResourceOperations<ProfileInputs> = {
     await carryOut<typeof PROFILE_UPDATE_CALLS>("senlin:Profile", plan.operations, {
       async [PROFILE_CALLS.UpdateProfile](o) {
         const update = { ...("name" in o.args ? { name: String(o.args.name) } : {}), ...("metadata" in o.args ? { metadata: metadataOf({ ...news, metadata: o.args.metadata as Inputs["metadata"] }) } : {}) };
-        try {
-          profile = await client.updateProfile(id, update, { deadline });
-        } catch (err) {
-          if (!(err instanceof ClusterformError && err.code === "InvalidArgument" && NOTHING_TO_UPDATE.test(err.platformMessage))) throw err;
-        }
+        profile = await patchUnlessDone(ctx, `${o.call} profile ${q(id)}`, deadline, () => client.updateProfile(id, update, { deadline }));
       },
     });
     return profileOutputsOf(profile ?? (await client.getProfile(id, { deadline })));

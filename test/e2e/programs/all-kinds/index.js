@@ -1,7 +1,8 @@
 "use strict";
 // One resource (or several) of every kind of every platform. `test:round` moves every resource to
 // its next state at once: round 0 creates, rounds 1 and 2 each change one in-place field of each
-// kind (the snapshot has none, so its description change is a replacement).
+// kind (the snapshot has none, so its description change is a replacement). The Senlin cluster is
+// built from the stack's profile and governed by its policy, as users write it.
 const pulumi = require("@pulumi/pulumi");
 const { cmassh, cyclecloud, peloton, senlin, vcluster } = require("clusterform");
 
@@ -41,7 +42,23 @@ for (let i = 0; i < jobs; i++) {
 const vc = new vcluster.VCluster("vc", { namespace: "matrix", replicas: pick([1, 2, 3]) });
 const snapshot = new vcluster.Snapshot("snap", { vclusterName: vc.name, namespace: vc.namespace, description: `round ${Math.min(round, 2)}` });
 
-const senlinCluster = new senlin.Cluster("senlin", { profile: "web-profile", minSize: 0, maxSize: 5, desiredCapacity: pick([1, 2, 3]) });
+const profile = new senlin.Profile("profile", {
+  spec: { type: "os.nova.server", version: "1.0", properties: { flavor: "m1.small", image: "cirros" } },
+  metadata: { round: `r${Math.min(round, 2)}` },
+});
+// Policies keep no metadata: Senlin tells an interrupted create's policy by its name and spec, so
+// the name carries the stack (two stacks on one plane never share one). Round 0 derives it.
+const policy = new senlin.Policy("policy", {
+  spec: { type: "senlin.policy.deletion", version: "1.0", properties: { criteria: "OLDEST_FIRST" } },
+  name: round === 0 ? undefined : `deletion-r${Math.min(round, 2)}-${pulumi.getStack()}`,
+});
+const senlinCluster = new senlin.Cluster("senlin", {
+  profile: profile.id,
+  policies: [{ policy: policy.id }],
+  minSize: 0,
+  maxSize: 5,
+  desiredCapacity: pick([1, 2, 3]),
+});
 
 const ccPool = new cyclecloud.NodePool("cc", { clusterName: "demo", nodearray: "execute", count: pick([1, 2, 3]) });
 
@@ -53,4 +70,6 @@ exports.jobStates = statelessJobs.map((j) => j.state);
 exports.vcReplicas = vc.readyReplicas;
 exports.snapshotStatus = snapshot.status;
 exports.senlinCapacity = senlinCluster.desiredCapacity;
+exports.profileType = profile.profileType;
+exports.policyName = policy.name;
 exports.ccReadyCount = ccPool.readyCount;
