@@ -1,6 +1,7 @@
 import { nativeToken, pulumiName, tokenParts } from "../../core/definition/describe";
 import type { Kind } from "../../core/definition/kind";
 import { CONFIG_VARIABLES } from "../../core/definition/provider-config";
+import { nativeFunctions } from "./typescript-functions";
 import { Emitter, GENERATED_HEADER, kebab } from "./typescript-sdk";
 
 // Generates `sdk/native/`: the same resources for the native plugin `pulumi-resource-clusterform`,
@@ -10,6 +11,8 @@ import { Emitter, GENERATED_HEADER, kebab } from "./typescript-sdk";
 /** `sdk/native/<module>.ts`: the native classes of one platform. */
 export function nativeModuleFile(module: string, kinds: readonly Kind[]): { path: string; text: string } {
   const imports: string[] = [];
+  /** Type names the file takes from the dynamic classes' files, by file. */
+  const imported = new Map<string, Set<string>>();
   const classes: string[] = [];
   for (const kind of kinds) {
     const { name } = tokenParts(kind);
@@ -25,7 +28,8 @@ export function nativeModuleFile(module: string, kinds: readonly Kind[]): { path
     }
     const used = declared.join("\n");
     const typeNames = emitter.names().filter((t) => new RegExp(`\\b${t}\\b`).test(used));
-    if (typeNames.length > 0) imports.push(`import type { ${typeNames.join(", ")} } from "../${module}/${kebab(name)}";`);
+    const file = `../${module}/${kebab(name)}`;
+    imported.set(file, new Set([...(imported.get(file) ?? []), ...typeNames]));
     const props = [
       ...Object.entries(kind.allInputs).map(([key, f]) => `        ${pulumiName(key, f)}: args.${pulumiName(key, f)},`),
       ...Object.keys(kind.outputs)
@@ -50,12 +54,23 @@ export function nativeModuleFile(module: string, kinds: readonly Kind[]): { path
         `      pulumi.mergeOptions({ aliases: [{ type: ${JSON.stringify(`pulumi-nodejs:dynamic/${kind.type}`)} }] }, opts),`,
         "    );",
         "  }",
+        "",
+        "  /**",
+        `   * Reads the live ${name} \`id\` (its import id: ${kind.importId?.shape ?? "its id"}) into the program without managing it: the`,
+        "   * engine reads it on every run and never changes or deletes it.",
+        "   */",
+        `  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): ${name} {`,
+        `    return new ${name}(name, {} as ${name}Args, { ...opts, id });`,
+        "  }",
         "}",
         "",
       ].join("\n"),
     );
   }
-  const text = [GENERATED_HEADER, 'import * as pulumi from "@pulumi/pulumi";', ...imports, "", ...classes].join("\n");
+  const functions = nativeFunctions(module, kinds);
+  for (const [file, names] of functions.imports) imported.set(file, new Set([...(imported.get(file) ?? []), ...names]));
+  for (const [file, names] of imported) if (names.size > 0) imports.push(`import type { ${[...names].join(", ")} } from "${file}";`);
+  const text = [GENERATED_HEADER, 'import * as pulumi from "@pulumi/pulumi";', ...imports, "", ...classes, ...functions.text].join("\n");
   return { path: `sdk/native/${module}.ts`, text };
 }
 
