@@ -1,3 +1,5 @@
+import { functionsSection } from "./functions.ts";
+
 /**
  * Renders the reference pages of a Pulumi package schema: one Markdown page per resource (inputs,
  * outputs, defaults, secrets, the change policy of each input, the fields of the object types they
@@ -54,6 +56,14 @@ export interface ResourceSpec {
   language?: Record<string, unknown>;
 }
 
+/** A function of a Pulumi package schema; `language.clusterform` names its kind and its data source. */
+export interface FunctionSpec {
+  description?: string;
+  inputs?: { properties?: Record<string, PropertySpec>; required?: string[] };
+  outputs?: { properties?: Record<string, PropertySpec>; required?: string[] };
+  language?: Record<string, unknown>;
+}
+
 /** A named type (object or enum) of a Pulumi package schema. */
 export interface TypeSpec {
   type?: string;
@@ -66,6 +76,8 @@ export interface TypeSpec {
 /** The parts of a Pulumi package schema the reference pages use. */
 export interface PackageSpec {
   name: string;
+  /** Functions (`clusterform:cmassh:getCluster`): the lookups, documented on their kind's page. */
+  functions?: Record<string, FunctionSpec>;
   displayName?: string;
   version?: string;
   description?: string;
@@ -98,7 +110,7 @@ export interface Page {
 const BANNER = "<!-- generated from the package schema by tools/reference-docs; do not edit by hand -->";
 
 /** The token's parts: `clusterform:cmassh:NodePool` is package, module and kind. */
-function splitToken(token: string): { pkg: string; module: string; kind: string } {
+export function splitToken(token: string): { pkg: string; module: string; kind: string } {
   const parts = token.split(":");
   if (parts.length !== 3 || parts.some((p) => p === "")) {
     throw new Error(`resource token '${token}': expected <package>:<module>:<Kind>`);
@@ -107,12 +119,12 @@ function splitToken(token: string): { pkg: string; module: string; kind: string 
 }
 
 /** `NodePool` becomes `node-pool`. */
-function kebab(name: string): string {
+export function kebab(name: string): string {
   return name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
 }
 
 /** `clusterName` becomes `ClusterName` (Go field names). */
-function pascal(name: string): string {
+export function pascal(name: string): string {
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
@@ -126,11 +138,11 @@ export function pageFile(token: string): string {
 const BUILTIN = "pulumi.json#/";
 
 /** The type's name in a referenced type token (`#/types/clusterform:cmassh:Taint` gives `Taint`). */
-function refName(ref: string): string {
+export function refName(ref: string): string {
   return ref.slice(ref.lastIndexOf(":") + 1);
 }
 
-function lookupRef(schema: PackageSpec, ref: string): TypeSpec {
+export function lookupRef(schema: PackageSpec, ref: string): TypeSpec {
   const prefix = "#/types/";
   const type = ref.startsWith(prefix) ? schema.types?.[ref.slice(prefix.length)] : undefined;
   if (!type) throw new Error(`type reference '${ref}': not defined in the schema's types`);
@@ -138,7 +150,7 @@ function lookupRef(schema: PackageSpec, ref: string): TypeSpec {
 }
 
 /** How a property's type reads in a table. */
-function typeText(p: PropertySpec): string {
+export function typeText(p: PropertySpec): string {
   if (p.$ref?.startsWith(BUILTIN)) return p.$ref.slice(BUILTIN.length).toLowerCase();
   if (p.$ref) return refName(p.$ref);
   if (p.type === "array") return `list of ${p.items ? typeText(p.items) : "any"}`;
@@ -147,7 +159,7 @@ function typeText(p: PropertySpec): string {
 }
 
 /** A table cell: one line, pipes escaped. */
-function cell(text: string): string {
+export function cell(text: string): string {
   return text.replace(/\r?\n+/g, " ").replace(/\|/g, "\\|").trim();
 }
 
@@ -156,7 +168,7 @@ function summary(text: string | undefined): string {
   return (text ?? "").split(/\n\s*\n/)[0].trim();
 }
 
-function clusterform(p: { language?: Record<string, unknown> }): ClusterformExtension {
+export function clusterform(p: { language?: Record<string, unknown> }): ClusterformExtension {
   return (p.language?.clusterform as ClusterformExtension | undefined) ?? {};
 }
 
@@ -183,7 +195,7 @@ function defaultText(p: PropertySpec): string {
 }
 
 /** A description without the sentence the default column shows. */
-function withoutDefault(p: PropertySpec): string {
+export function withoutDefault(p: PropertySpec): string {
   return (p.description ?? "").replace(DEFAULT_SENTENCE, "");
 }
 
@@ -201,7 +213,7 @@ function bodyOf(resource: ResourceSpec): string {
 }
 
 /** A language-neutral example value: what the three example languages each print. */
-type Example =
+export type Example =
   | { kind: "string" | "number" | "integer" | "boolean"; value: string | number | boolean }
   | { kind: "enum"; type: string; value: unknown }
   | { kind: "list"; item: PropertySpec; values: Example[] }
@@ -217,7 +229,7 @@ const SCALAR_EXAMPLES: Record<string, (name: string) => Example> = {
   boolean: () => ({ kind: "boolean", value: true }),
 };
 
-function exampleOf(schema: PackageSpec, name: string, p: PropertySpec, depth = 0): Example {
+export function exampleOf(schema: PackageSpec, name: string, p: PropertySpec, depth = 0): Example {
   if (depth > 8) throw new Error(`property '${name}': type nesting too deep for an example`);
   const given = clusterform(p).example;
   if (p.secret) return { kind: "secret", config: name };
@@ -268,13 +280,13 @@ function tsValue(e: Example, depth: number): string {
   }
 }
 
-function tsObject(fields: [string, Example][], depth: number, quoteKeys: boolean): string {
+export function tsObject(fields: [string, Example][], depth: number, quoteKeys: boolean): string {
   if (fields.length === 0) return "{}";
   const lines = fields.map(([k, v]) => `${pad(depth + 1)}${quoteKeys ? JSON.stringify(k) : k}: ${tsValue(v, depth + 1)},`);
   return `{\n${lines.join("\n")}\n${pad(depth)}}`;
 }
 
-function yamlValue(e: Example, depth: number): string {
+export function yamlValue(e: Example, depth: number): string {
   switch (e.kind) {
     case "string":
     case "enum":
@@ -336,7 +348,7 @@ function goFields(fields: [string, string][], depth: number): string {
   return lines.join("\n");
 }
 
-function goValue(e: Example, depth: number, module: string): string {
+export function goValue(e: Example, depth: number, module: string): string {
   switch (e.kind) {
     case "string":
       return `pulumi.String(${JSON.stringify(e.value)})`;
@@ -498,7 +510,7 @@ function outputsTable(resource: ResourceSpec): string {
 }
 
 /** The type tokens a property refers to, through lists and maps (Pulumi's builtins excluded). */
-function refsOf(p: PropertySpec): string[] {
+export function refsOf(p: PropertySpec): string[] {
   if (p.$ref && !p.$ref.startsWith(BUILTIN)) return [p.$ref];
   if (p.items) return refsOf(p.items);
   if (p.additionalProperties) return refsOf(p.additionalProperties);
@@ -509,7 +521,7 @@ function refsOf(p: PropertySpec): string[] {
  * Every named type a resource uses, nested ones too, in the order a reader meets them (breadth
  * first from the inputs, then the outputs), each once.
  */
-function typesOf(schema: PackageSpec, resource: ResourceSpec): [string, TypeSpec][] {
+export function typesOf(schema: PackageSpec, resource: ResourceSpec): [string, TypeSpec][] {
   const seen = new Set<string>();
   const found: [string, TypeSpec][] = [];
   const queue = [...Object.values(resource.inputProperties ?? {}), ...Object.values(resource.properties ?? {})].flatMap(refsOf);
@@ -525,7 +537,7 @@ function typesOf(schema: PackageSpec, resource: ResourceSpec): [string, TypeSpec
 }
 
 /** One named type: an object's fields (name, type, required, default, description), or an enum's values. */
-function typeSection(name: string, type: TypeSpec): string {
+export function typeSection(name: string, type: TypeSpec): string {
   const head = [`### ${name}`, "", ...(type.description ? [cell(type.description), ""] : [])];
   if (type.enum) {
     const rows = type.enum.map((e) => `| \`${JSON.stringify(e.value)}\` | ${cell(e.description ?? "")} |`);
@@ -582,6 +594,7 @@ function timeoutsLine(resource: ResourceSpec): string {
 /** The page of one resource. */
 export function resourcePage(schema: PackageSpec, token: string, resource: ResourceSpec, options: RenderOptions = {}): Page {
   const { module, kind } = splitToken(token);
+  const functions = functionsSection(schema, token, options);
   const text = [
     BANNER,
     "",
@@ -603,6 +616,7 @@ export function resourcePage(schema: PackageSpec, token: string, resource: Resou
     "",
     importSection(token, resource),
     "",
+    ...(functions ? [functions, ""] : []),
   ].join("\n");
   return { file: pageFile(token), text: text.replace(/\n{3,}/g, "\n\n") };
 }

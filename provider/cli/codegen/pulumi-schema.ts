@@ -1,6 +1,7 @@
 import { fieldDescription, nativeToken, pulumiName, tokenParts } from "../../core/definition/describe";
 import type { Kind, OutputField } from "../../core/definition/kind";
 import { CONFIG_VARIABLES } from "../../core/definition/provider-config";
+import { dataSourceName } from "../../core/definition/lookup";
 import type { Field, TypeSpec } from "../../core/definition/values";
 
 type Json = Record<string, unknown>;
@@ -118,7 +119,14 @@ function functionsOf(kind: Kind, registry: TypeRegistry): Json {
       description: `${lookup.description}${oneOf} Only reads: the object stays whoever's it is.`,
       ...(Object.keys(lookup.args).length > 0 ? { inputs: objectOf(lookup.args) } : {}),
       outputs: objectOf(lookup.result),
-      language: { clusterform: { kind: kind.type, form: lookup.form } },
+      language: {
+        clusterform: {
+          kind: kind.type,
+          form: lookup.form,
+          dataSource: dataSourceName(lookup.platform, lookup.name),
+          ...(lookup.form === "object" && lookup.oneOf ? { oneOf: lookup.oneOf.map((k) => pulumiName(k, lookup.args[k])) } : {}),
+        },
+      },
     };
   }
   return functions;

@@ -1,11 +1,13 @@
 import type { Props } from "../../core/contract";
 import type { Kind } from "../../core/definition/kind";
-import type { Lookup } from "../../core/definition/lookup";
+import { dataSourceName, type Lookup } from "../../core/definition/lookup";
 import type { Field } from "../../core/definition/values";
 import { KIND_TYPES, kindOf } from "../../kinds";
 import type { TfValue } from "./codec";
 import { attributeName, ctyOf, nodeOf, type TfAttribute, type TfNode, type TfResourceType } from "./schema";
 import { fromHandler, toHandler } from "./state";
+
+export { dataSourceName };
 
 /*
  * OpenTofu/Terraform data sources: one per lookup of a kind (definition/lookup.ts), its schema from
@@ -19,13 +21,6 @@ type TfObject = Record<string, TfValue>;
 /** A data source: the shape a resource type has (so values encode the same way), with its lookup. */
 export interface TfDataSourceType extends TfResourceType {
   lookup: Lookup;
-}
-
-const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/([A-Z])([A-Z][a-z])/g, "$1_$2").toLowerCase();
-
-/** `getClusterUpgrades` of `cmassh` is `clusterform_cmassh_cluster_upgrades`; vcluster's `getVClusters` is `clusterform_vcluster_vclusters`. */
-export function dataSourceName(platform: string, lookupName: string): string {
-  return `clusterform_${platform}_${snake(lookupName.replace(/^get/, "")).replace(/(^|_)v_cluster/g, "$1vcluster")}`;
 }
 
 /** A result's node with every nested attribute computed: a data source's result is never configured. */

@@ -14,7 +14,7 @@ export const filter = (description: string) => optional(v.string(), { descriptio
 export function senlinObject(kind: KindFields, noun: string, description: string, omitted?: readonly string[]): Lookup {
   return lookupObject(kind, "senlin", {
     description,
-    args: { id: required(v.uuid(), { description: `The ${noun}'s Senlin id (a UUID).` }) },
+    args: { id: required(v.uuid(), { description: `The ${noun}'s Senlin id (a UUID).`, example: "0a9b1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d" }) },
     importId: (args) => String(args.id),
     key: (args) => `id ${q(args.id)}`,
     ...(omitted ? { omitted } : {}),

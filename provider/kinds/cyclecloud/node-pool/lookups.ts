@@ -15,6 +15,7 @@ export const nodePoolLookups: readonly Lookup[] = [
     args: {
       id: required(v.custom({ kind: "string" }, v.string().validate), {
         description: "The pool's id, `<cluster>/<nodearray>/<request-id base>` (`getNodePools` lists them).",
+        example: "demo/execute/clusterform-0123456789abcdef-0a1b2c3d",
       }),
     },
     importId: (args) => String(args.id),

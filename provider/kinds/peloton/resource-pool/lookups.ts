@@ -12,8 +12,8 @@ export const resourcePoolLookups: readonly Lookup[] = [
       "Reads a Peloton resource pool without managing it, by id (GetResourcePool) or by its absolute path (LookupResourcePoolID, " +
       "then GetResourcePool): its spec, parent, path and usage. Give `respoolId` of the result to a job instead of writing an id down.",
     args: {
-      id: optional(v.uuid(), { description: "The pool's id. Give this or `path`." }),
-      path: optional(v.string(), { description: "The pool's absolute path, e.g. `/infrastructure/compute`. Give this or `id`." }),
+      id: optional(v.uuid(), { description: "The pool's id. Give this or `path`.", example: "0a9b1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d" }),
+      path: optional(v.string(), { description: "The pool's absolute path, e.g. `/infrastructure/compute`. Give this or `id`.", example: "/infrastructure/compute" }),
     },
     importId: (args) => (typeof args.id === "string" ? args.id : undefined),
     key: (args) => (typeof args.id === "string" ? `id ${q(args.id)}` : `path ${q(args.path ?? "")}`),

@@ -13,7 +13,7 @@ export const statelessJobLookups: readonly Lookup[] = [
       "Reads a Peloton stateless job without managing it, by id (GetJob) or by name (GetJobIDFromJobName, then GetJob): its " +
       "spec, desired state, entity version, state, pods by state and last workflow. A name more than one job has fails, listing their ids.",
     args: {
-      id: optional(v.uuid(), { description: "The job's id. Give this or `name`." }),
+      id: optional(v.uuid(), { description: "The job's id. Give this or `name`.", example: "0a9b1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d" }),
       name: optional(v.string(), { description: "The job's name. Give this or `id`." }),
     },
     importId: (args) => (typeof args.id === "string" ? args.id : undefined),

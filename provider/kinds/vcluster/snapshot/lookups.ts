@@ -11,7 +11,7 @@ export const snapshotLookups: readonly Lookup[] = [
     description:
       "Reads a vcluster snapshot by id without managing it (GetSnapshot): its name, vcluster, namespace, description, labels, " +
       "retention, status, size, storage URI and expiry; give `snapshotId` to a vcluster's `restoreFrom`.",
-    args: { id: required(vclusterIdValue(), { description: "The snapshot's id, e.g. `snap-1700000002-1` (`getSnapshots` lists them)." }) },
+    args: { id: required(vclusterIdValue(), { description: "The snapshot's id, e.g. `snap-1700000002-1` (`getSnapshots` lists them).", example: "snap-1700000002-1" }) },
     importId: (args) => String(args.id),
     key: (args) => `id ${q(args.id)}`,
   }),

@@ -11,7 +11,7 @@ export const vclusterLookups: readonly Lookup[] = [
     description:
       "Reads a vcluster by id without managing it (found among ListVClusters, then GetVCluster with its kubeconfig): its spec as " +
       "the server reports it, labels, owner, project, phase, API server endpoint and admin kubeconfig (a secret, served while RUNNING).",
-    args: { id: required(vclusterIdValue(), { description: "The vcluster's id, e.g. `vc-1700000001-1` (`getVClusters` lists them)." }) },
+    args: { id: required(vclusterIdValue(), { description: "The vcluster's id, e.g. `vc-1700000001-1` (`getVClusters` lists them).", example: "vc-1700000001-1" }) },
     importId: (args) => String(args.id),
     key: (args) => `id ${q(args.id)}`,
   }),
