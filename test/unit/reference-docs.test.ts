@@ -5,7 +5,8 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { codeBlocks, section, yamlProgramProblems } from "../../tools/reference-docs/doc-examples";
-import { type PackageSpec, type RenderOptions, renderReference } from "../../tools/reference-docs/render";
+import { renderReference } from "../../tools/reference-docs/pages";
+import type { PackageSpec, RenderOptions } from "../../tools/reference-docs/render";
 import { repoRoot } from "../harness/paths";
 
 const fixture = path.join(repoRoot(), "test", "fixtures", "schema", "nodepool-schema.json");
@@ -232,7 +233,7 @@ describe("the lookups on the reference pages", () => {
     const functions = Object.entries(schema.functions ?? {});
     expect(functions.length).toBeGreaterThan(0);
     for (const [token, f] of functions) {
-      const kind = (f.language?.clusterform as { kind: string; dataSource: string }).kind;
+      const { kind, dataSource } = f.language?.clusterform as { kind: string; dataSource: string };
       const page = pages.find((p) => p.file === `${kind.split(":")[0]}-${kind.split(":")[1].replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase()}.md`);
       const name = token.split(":")[2];
       const text = section(page?.text ?? "", name);
@@ -240,7 +241,7 @@ describe("the lookups on the reference pages", () => {
       for (const lang of ["typescript", "yaml", "go", "python", "hcl"]) expect(codeBlocks(text, lang).length, `${token} ${lang}`).toBe(1);
       const yaml = parse(codeBlocks(text, "yaml")[0]);
       expect(yaml.variables.found["fn::invoke"].function, token).toBe(token);
-      expect(codeBlocks(text, "hcl")[0], token).toContain(`data "${(f.language?.clusterform as { dataSource: string }).dataSource}" "found"`);
+      expect(codeBlocks(text, "hcl")[0], token).toContain(`data "${dataSource}" "found"`);
     }
   });
 });

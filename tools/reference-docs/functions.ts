@@ -10,7 +10,7 @@ import {
   type Example,
   exampleOf,
   type FunctionSpec,
-  lookupRef,
+  type TypeSpec,
   type PackageSpec,
   type PropertySpec,
   pascal,
@@ -189,7 +189,7 @@ function functionSection(schema: PackageSpec, token: string, f: FunctionSpec, op
 }
 
 /** The object types the functions use that the page's Types section does not already document. */
-function extraTypes(schema: PackageSpec, token: string, functions: [string, FunctionSpec][]): [string, ReturnType<typeof lookupRef>][] {
+function extraTypes(schema: PackageSpec, token: string, functions: [string, FunctionSpec][]): [string, TypeSpec][] {
   const resource = schema.resources?.[token] ?? {};
   const documented = new Set(typesOf(schema, resource).map(([n]) => n));
   const pseudo = { inputProperties: {} as Record<string, PropertySpec>, properties: {} as Record<string, PropertySpec> };

@@ -1,5 +1,3 @@
-import { functionsSection } from "./functions.ts";
-
 /**
  * Renders the reference pages of a Pulumi package schema: one Markdown page per resource (inputs,
  * outputs, defaults, secrets, the change policy of each input, the fields of the object types they
@@ -107,7 +105,7 @@ export interface Page {
   text: string;
 }
 
-const BANNER = "<!-- generated from the package schema by tools/reference-docs; do not edit by hand -->";
+export const BANNER = "<!-- generated from the package schema by tools/reference-docs; do not edit by hand -->";
 
 /** The token's parts: `clusterform:cmassh:NodePool` is package, module and kind. */
 export function splitToken(token: string): { pkg: string; module: string; kind: string } {
@@ -164,7 +162,7 @@ export function cell(text: string): string {
 }
 
 /** The first paragraph of a description. */
-function summary(text: string | undefined): string {
+export function summary(text: string | undefined): string {
   return (text ?? "").split(/\n\s*\n/)[0].trim();
 }
 
@@ -189,7 +187,7 @@ function policyText(input: PropertySpec, output: PropertySpec | undefined): stri
 /** The sentence "Default: ...." of a description (the schema generator writes defaults there). */
 const DEFAULT_SENTENCE = /(?:^|\s)Default: (.+?)\.(?=\s|$)/;
 
-function defaultText(p: PropertySpec): string {
+export function defaultText(p: PropertySpec): string {
   if (p.default !== undefined) return `\`${JSON.stringify(p.default)}\``;
   return DEFAULT_SENTENCE.exec(p.description ?? "")?.[1] ?? "";
 }
@@ -208,7 +206,7 @@ function importId(resource: ResourceSpec): ClusterformExtension["importId"] {
 }
 
 /** The description without its "## Import" section, which the page's own Import section replaces. */
-function bodyOf(resource: ResourceSpec): string {
+export function bodyOf(resource: ResourceSpec): string {
   return (resource.description ?? "").replace(/\n#+ Import\n[\s\S]*?(?=\n#+ |$)/, "").trim();
 }
 
@@ -390,7 +388,7 @@ function secretsOf(examples: [string, Example][]): string[] {
   return found;
 }
 
-function examples(schema: PackageSpec, token: string, resource: ResourceSpec, options: RenderOptions): string {
+export function examples(schema: PackageSpec, token: string, resource: ResourceSpec, options: RenderOptions): string {
   const { module, kind } = splitToken(token);
   const name = kebab(kind);
   const inputs = resource.inputProperties ?? {};
@@ -462,7 +460,7 @@ function examples(schema: PackageSpec, token: string, resource: ResourceSpec, op
   ].join("\n");
 }
 
-function inputsTable(resource: ResourceSpec): string {
+export function inputsTable(resource: ResourceSpec): string {
   const required = new Set(resource.requiredInputs ?? []);
   const rows = Object.entries(resource.inputProperties ?? {}).map(([name, p]) =>
     [
@@ -488,7 +486,7 @@ function inputsTable(resource: ResourceSpec): string {
   ].join("\n");
 }
 
-function outputsTable(resource: ResourceSpec): string {
+export function outputsTable(resource: ResourceSpec): string {
   const inputs = resource.inputProperties ?? {};
   const rows = Object.entries(resource.properties ?? {}).map(([name, p]) =>
     [
@@ -553,7 +551,7 @@ export function typeSection(name: string, type: TypeSpec): string {
 }
 
 /** The fields of every named type the inputs and outputs use, so no nested field goes undocumented. */
-function typesSection(schema: PackageSpec, resource: ResourceSpec): string {
+export function typesSection(schema: PackageSpec, resource: ResourceSpec): string {
   const types = typesOf(schema, resource);
   if (types.length === 0) return "";
   return [
@@ -565,7 +563,7 @@ function typesSection(schema: PackageSpec, resource: ResourceSpec): string {
   ].join("\n");
 }
 
-function importSection(token: string, resource: ResourceSpec): string {
+export function importSection(token: string, resource: ResourceSpec): string {
   const id = importId(resource);
   const { kind } = splitToken(token);
   if (!id) return ["## Import", "", "The schema names no import id for this resource."].join("\n");
@@ -585,86 +583,8 @@ function importSection(token: string, resource: ResourceSpec): string {
 }
 
 /** The default time limits, when the schema gives them. */
-function timeoutsLine(resource: ResourceSpec): string {
+export function timeoutsLine(resource: ResourceSpec): string {
   const limits = Object.entries(clusterform(resource).timeouts ?? {});
   if (limits.length === 0) return "";
   return `Default time limits: ${limits.map(([op, d]) => `${op} ${d}`).join(", ")}.`;
-}
-
-/** The page of one resource. */
-export function resourcePage(schema: PackageSpec, token: string, resource: ResourceSpec, options: RenderOptions = {}): Page {
-  const { module, kind } = splitToken(token);
-  const functions = functionsSection(schema, token, options);
-  const text = [
-    BANNER,
-    "",
-    `# ${module}.${kind}`,
-    "",
-    `Token: \`${token}\``,
-    "",
-    bodyOf(resource),
-    "",
-    timeoutsLine(resource),
-    "",
-    examples(schema, token, resource, options),
-    "",
-    inputsTable(resource),
-    "",
-    outputsTable(resource),
-    "",
-    typesSection(schema, resource),
-    "",
-    importSection(token, resource),
-    "",
-    ...(functions ? [functions, ""] : []),
-  ].join("\n");
-  return { file: pageFile(token), text: text.replace(/\n{3,}/g, "\n\n") };
-}
-
-/** The page of the provider's configuration: stack settings `<package>:<name>` or Provider inputs. */
-export function providerPage(schema: PackageSpec): Page {
-  const variables = schema.config?.variables ?? {};
-  const rows = Object.entries(variables).map(([name, p]) =>
-    [
-      `\`${schema.name}:${name}\``,
-      typeText(p),
-      defaultText(p),
-      p.secret ? "yes" : "",
-      cell(p.description ?? ""),
-    ].join(" | "),
-  );
-  const text = [
-    BANNER,
-    "",
-    "# Provider configuration",
-    "",
-    (schema.provider?.description ?? "").trim(),
-    "",
-    `The default provider reads these stack settings; an explicit \`${schema.name}.Provider\` resource takes`,
-    "the same names as inputs. Set secrets with `pulumi config set --secret`.",
-    "",
-    "| setting | type | default | secret | description |",
-    "| --- | --- | --- | --- | --- |",
-    ...rows.map((r) => `| ${r} |`),
-    "",
-  ].join("\n");
-  return { file: "provider.md", text: text.replace(/\n{3,}/g, "\n\n") };
-}
-
-/** Every page of the schema: the index, the provider page and one page per resource. */
-export function renderReference(schema: PackageSpec, options: RenderOptions = {}): Page[] {
-  const tokens = Object.keys(schema.resources ?? {}).sort();
-  const resources = tokens.map((t) => resourcePage(schema, t, schema.resources![t], options));
-  const index = [
-    BANNER,
-    "",
-    `# ${schema.displayName ?? schema.name} reference`,
-    "",
-    `Package \`${schema.name}\`${schema.version ? ` ${schema.version}` : ""}: the resources of its schema, one page each.`,
-    "",
-    "- [Provider configuration](provider.md)",
-    ...tokens.map((t) => `- [${t}](${pageFile(t)}): ${cell(summary(schema.resources![t].description))}`),
-    "",
-  ].join("\n");
-  return [{ file: "README.md", text: index }, providerPage(schema), ...resources];
 }
