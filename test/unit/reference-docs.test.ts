@@ -233,7 +233,9 @@ describe("the lookups on the reference pages", () => {
     const functions = Object.entries(schema.functions ?? {});
     expect(functions.length).toBeGreaterThan(0);
     for (const [token, f] of functions) {
-      const { kind, dataSource } = f.language?.clusterform as { kind: string; dataSource: string };
+      const annotations = f.language?.clusterform as { kind: string; dataSource: string } | undefined;
+      const kind = annotations?.kind ?? "";
+      const dataSource = annotations?.dataSource ?? "";
       const page = pages.find((p) => p.file === `${kind.split(":")[0]}-${kind.split(":")[1].replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase()}.md`);
       const name = token.split(":")[2];
       const text = section(page?.text ?? "", name);
