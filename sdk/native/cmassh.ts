@@ -4,6 +4,9 @@ import type { ClusterArgs } from "../cmassh/cluster";
 import type { NodePoolArgs } from "../cmassh/node-pool";
 import type { ControlPlane } from "../cmassh/cluster";
 
+/** What a static get sends: the plugin reads the object without taking it for an import. */
+const GET = { __clusterformGet: true };
+
 /** Cluster through the native plugin (`clusterform:cmassh:Cluster`): see the dynamic class of the same name. */
 export class Cluster extends pulumi.CustomResource {
   declare readonly name: pulumi.Output<string>;
@@ -17,7 +20,7 @@ export class Cluster extends pulumi.CustomResource {
     super(
       "clusterform:cmassh:Cluster",
       name,
-      {
+      args === (GET as unknown) ? { ...GET, name: undefined, kubernetesVersion: undefined, controlPlane: undefined, timeouts: undefined, status: undefined, statusMessage: undefined, kubeconfig: undefined } : {
         name: args.name,
         kubernetesVersion: args.kubernetesVersion,
         controlPlane: args.controlPlane,
@@ -36,7 +39,7 @@ export class Cluster extends pulumi.CustomResource {
    * engine reads it on every run and never changes or deletes it.
    */
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Cluster {
-    return new Cluster(name, {} as ClusterArgs, { ...opts, id });
+    return new Cluster(name, GET as unknown as ClusterArgs, { ...opts, id });
   }
 }
 
@@ -53,7 +56,7 @@ export class NodePool extends pulumi.CustomResource {
     super(
       "clusterform:cmassh:NodePool",
       name,
-      {
+      args === (GET as unknown) ? { ...GET, clusterName: undefined, name: undefined, instanceType: undefined, count: undefined, labels: undefined, timeouts: undefined, clusterStatus: undefined } : {
         clusterName: args.clusterName,
         name: args.name,
         instanceType: args.instanceType,
@@ -72,7 +75,7 @@ export class NodePool extends pulumi.CustomResource {
    * engine reads it on every run and never changes or deletes it.
    */
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): NodePool {
-    return new NodePool(name, {} as NodePoolArgs, { ...opts, id });
+    return new NodePool(name, GET as unknown as NodePoolArgs, { ...opts, id });
   }
 }
 

@@ -2,6 +2,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { NodePoolArgs } from "../cyclecloud/node-pool";
 
+/** What a static get sends: the plugin reads the object without taking it for an import. */
+const GET = { __clusterformGet: true };
+
 /** NodePool through the native plugin (`clusterform:cyclecloud:NodePool`): see the dynamic class of the same name. */
 export class NodePool extends pulumi.CustomResource {
   declare readonly clusterName: pulumi.Output<string>;
@@ -23,7 +26,7 @@ export class NodePool extends pulumi.CustomResource {
     super(
       "clusterform:cyclecloud:NodePool",
       name,
-      {
+      args === (GET as unknown) ? { ...GET, clusterName: undefined, nodearray: undefined, machineType: undefined, nameFormat: undefined, nameOffset: undefined, nodeAttributes: undefined, placementGroupId: undefined, count: undefined, coreCount: undefined, timeouts: undefined, nodeIds: undefined, nodeNames: undefined, readyCount: undefined, lastOperationId: undefined, coresPerNode: undefined } : {
         clusterName: args.clusterName,
         nodearray: args.nodearray,
         machineType: args.machineType,
@@ -50,7 +53,7 @@ export class NodePool extends pulumi.CustomResource {
    * engine reads it on every run and never changes or deletes it.
    */
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): NodePool {
-    return new NodePool(name, {} as NodePoolArgs, { ...opts, id });
+    return new NodePool(name, GET as unknown as NodePoolArgs, { ...opts, id });
   }
 }
 

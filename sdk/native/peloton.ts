@@ -5,6 +5,9 @@ import type { StatelessJobArgs } from "../peloton/stateless-job";
 import type { Resource, ControllerLimit, SlackLimit, ResourceUsage } from "../peloton/resource-pool";
 import type { PodSpec, Sla, UpdatePolicy, Workflow } from "../peloton/stateless-job";
 
+/** What a static get sends: the plugin reads the object without taking it for an import. */
+const GET = { __clusterformGet: true };
+
 /** ResourcePool through the native plugin (`clusterform:peloton:ResourcePool`): see the dynamic class of the same name. */
 export class ResourcePool extends pulumi.CustomResource {
   declare readonly parent: pulumi.Output<string>;
@@ -25,7 +28,7 @@ export class ResourcePool extends pulumi.CustomResource {
     super(
       "clusterform:peloton:ResourcePool",
       name,
-      {
+      args === (GET as unknown) ? { ...GET, parent: undefined, name: undefined, resources: undefined, policy: undefined, controllerLimit: undefined, slackLimit: undefined, owningTeam: undefined, ldapGroups: undefined, description: undefined, timeouts: undefined, respoolId: undefined, path: undefined, parentId: undefined, usages: undefined } : {
         parent: args.parent,
         name: args.name,
         resources: args.resources,
@@ -51,7 +54,7 @@ export class ResourcePool extends pulumi.CustomResource {
    * engine reads it on every run and never changes or deletes it.
    */
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): ResourcePool {
-    return new ResourcePool(name, {} as ResourcePoolArgs, { ...opts, id });
+    return new ResourcePool(name, GET as unknown as ResourcePoolArgs, { ...opts, id });
   }
 }
 
@@ -80,7 +83,7 @@ export class StatelessJob extends pulumi.CustomResource {
     super(
       "clusterform:peloton:StatelessJob",
       name,
-      {
+      args === (GET as unknown) ? { ...GET, respoolId: undefined, name: undefined, instanceCount: undefined, defaultSpec: undefined, instanceSpec: undefined, sla: undefined, labels: undefined, owner: undefined, owningTeam: undefined, description: undefined, desiredState: undefined, restartNonce: undefined, updatePolicy: undefined, timeouts: undefined, jobId: undefined, version: undefined, state: undefined, podStats: undefined, workflow: undefined } : {
         respoolId: args.respoolId,
         name: args.name,
         instanceCount: args.instanceCount,
@@ -111,7 +114,7 @@ export class StatelessJob extends pulumi.CustomResource {
    * engine reads it on every run and never changes or deletes it.
    */
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): StatelessJob {
-    return new StatelessJob(name, {} as StatelessJobArgs, { ...opts, id });
+    return new StatelessJob(name, GET as unknown as StatelessJobArgs, { ...opts, id });
   }
 }
 

@@ -7,6 +7,9 @@ import type { PolicyBinding } from "../senlin/cluster";
 import type { ProfileSpec } from "../senlin/profile";
 import type { PolicySpec } from "../senlin/policy";
 
+/** What a static get sends: the plugin reads the object without taking it for an import. */
+const GET = { __clusterformGet: true };
+
 /** Cluster through the native plugin (`clusterform:senlin:Cluster`): see the dynamic class of the same name. */
 export class Cluster extends pulumi.CustomResource {
   declare readonly name: pulumi.Output<string>;
@@ -28,7 +31,7 @@ export class Cluster extends pulumi.CustomResource {
     super(
       "clusterform:senlin:Cluster",
       name,
-      {
+      args === (GET as unknown) ? { ...GET, name: undefined, profile: undefined, timeout: undefined, metadata: undefined, config: undefined, minSize: undefined, maxSize: undefined, desiredCapacity: undefined, policies: undefined, profileOnly: undefined, timeouts: undefined, status: undefined, statusReason: undefined, nodeIds: undefined, profileName: undefined } : {
         name: args.name,
         profile: args.profile,
         timeout: args.timeout,
@@ -55,7 +58,7 @@ export class Cluster extends pulumi.CustomResource {
    * engine reads it on every run and never changes or deletes it.
    */
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Cluster {
-    return new Cluster(name, {} as ClusterArgs, { ...opts, id });
+    return new Cluster(name, GET as unknown as ClusterArgs, { ...opts, id });
   }
 }
 
@@ -70,7 +73,7 @@ export class Profile extends pulumi.CustomResource {
     super(
       "clusterform:senlin:Profile",
       name,
-      {
+      args === (GET as unknown) ? { ...GET, name: undefined, spec: undefined, metadata: undefined, timeouts: undefined, profileType: undefined } : {
         name: args.name,
         spec: args.spec,
         metadata: args.metadata,
@@ -87,7 +90,7 @@ export class Profile extends pulumi.CustomResource {
    * engine reads it on every run and never changes or deletes it.
    */
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Profile {
-    return new Profile(name, {} as ProfileArgs, { ...opts, id });
+    return new Profile(name, GET as unknown as ProfileArgs, { ...opts, id });
   }
 }
 
@@ -101,7 +104,7 @@ export class Policy extends pulumi.CustomResource {
     super(
       "clusterform:senlin:Policy",
       name,
-      {
+      args === (GET as unknown) ? { ...GET, name: undefined, spec: undefined, timeouts: undefined, policyType: undefined } : {
         name: args.name,
         spec: args.spec,
         timeouts: args.timeouts,
@@ -117,7 +120,7 @@ export class Policy extends pulumi.CustomResource {
    * engine reads it on every run and never changes or deletes it.
    */
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Policy {
-    return new Policy(name, {} as PolicyArgs, { ...opts, id });
+    return new Policy(name, GET as unknown as PolicyArgs, { ...opts, id });
   }
 }
 

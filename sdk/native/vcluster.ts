@@ -4,6 +4,9 @@ import type { VClusterArgs } from "../vcluster/vcluster";
 import type { SnapshotArgs } from "../vcluster/snapshot";
 import type { NetworkConfig, StorageConfig, SyncConfig, PluginConfig, IngressConfig, ServiceAccountConfig, ResourceRequirements, HelmRelease, Condition } from "../vcluster/vcluster";
 
+/** What a static get sends: the plugin reads the object without taking it for an import. */
+const GET = { __clusterformGet: true };
+
 /** VCluster through the native plugin (`clusterform:vcluster:VCluster`): see the dynamic class of the same name. */
 export class VCluster extends pulumi.CustomResource {
   declare readonly name: pulumi.Output<string>;
@@ -38,7 +41,7 @@ export class VCluster extends pulumi.CustomResource {
     super(
       "clusterform:vcluster:VCluster",
       name,
-      {
+      args === (GET as unknown) ? { ...GET, name: undefined, namespace: undefined, distro: undefined, network: undefined, storage: undefined, isolationMode: undefined, owner: undefined, project: undefined, kubernetesVersion: undefined, enableHa: undefined, helmValues: undefined, sync: undefined, plugins: undefined, ingress: undefined, serviceAccount: undefined, labels: undefined, replicas: undefined, resources: undefined, suspended: undefined, restoreFrom: undefined, timeouts: undefined, vclusterId: undefined, phase: undefined, apiServerEndpoint: undefined, kubeconfig: undefined, readyReplicas: undefined, helmRelease: undefined, conditions: undefined } : {
         name: args.name,
         namespace: args.namespace,
         distro: args.distro,
@@ -78,7 +81,7 @@ export class VCluster extends pulumi.CustomResource {
    * engine reads it on every run and never changes or deletes it.
    */
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): VCluster {
-    return new VCluster(name, {} as VClusterArgs, { ...opts, id });
+    return new VCluster(name, GET as unknown as VClusterArgs, { ...opts, id });
   }
 }
 
@@ -102,7 +105,7 @@ export class Snapshot extends pulumi.CustomResource {
     super(
       "clusterform:vcluster:Snapshot",
       name,
-      {
+      args === (GET as unknown) ? { ...GET, name: undefined, vclusterName: undefined, namespace: undefined, description: undefined, retentionHours: undefined, labels: undefined, includeWorkloads: undefined, timeouts: undefined, snapshotId: undefined, status: undefined, vclusterId: undefined, sizeBytes: undefined, storageUri: undefined, expireTime: undefined } : {
         name: args.name,
         vclusterName: args.vclusterName,
         namespace: args.namespace,
@@ -128,7 +131,7 @@ export class Snapshot extends pulumi.CustomResource {
    * engine reads it on every run and never changes or deletes it.
    */
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Snapshot {
-    return new Snapshot(name, {} as SnapshotArgs, { ...opts, id });
+    return new Snapshot(name, GET as unknown as SnapshotArgs, { ...opts, id });
   }
 }
 

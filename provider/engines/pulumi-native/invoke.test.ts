@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writesSince } from "../../kinds/testing";
 import { type AdapterPlane, auditSeq, startAdapterPlane } from "../testing";
 import { type NativeServer, propsOf, secret, startNativeServer } from "./testing";
+import { GET_MARKER } from "./tokens";
 
 // The plugin's Invoke, over its real gRPC service in this process, as the engine calls a function
 // (`clusterform:<platform>:get<Name>`): the core's lookups, reads only, secrets wrapped, Pulumi names.
@@ -26,6 +27,17 @@ describe("native plugin Invoke", () => {
     expect(reply.getFailuresList()).toEqual([]);
     const outputs = propsOf(reply.getReturn());
     expect(outputs).toMatchObject({ id: "prod", name: "prod", status: "RUNNING", kubeconfig: secret(expect.stringMatching(/^apiVersion: v1/)) });
+    expect(await writesSince(plane.t, since)).toEqual([]);
+  });
+
+  it("reads the object of a static get (its marker input) as a state, without the import's marker or list of unreported inputs", async () => {
+    const since = await auditSeq(plane.t);
+    const urn = "urn:pulumi:readers::p::clusterform:cmassh:Cluster::seen";
+    const reply = await server.read("prod", urn, { properties: { [GET_MARKER]: true }, inputs: { [GET_MARKER]: true } });
+    const props = propsOf(reply.getProperties());
+    expect(reply.getId()).toBe("prod");
+    expect(props).toMatchObject({ name: "prod", status: "RUNNING", kubeconfig: secret(expect.stringMatching(/^apiVersion: v1/)) });
+    expect(props).not.toHaveProperty("importUnreported");
     expect(await writesSince(plane.t, since)).toEqual([]);
   });
 

@@ -17,7 +17,7 @@ import { NATIVE_ENGINE } from "./engine";
 import { markSecret, unwrapSecrets } from "./secrets";
 import { configFromRequest, type ConfigureRequestLike } from "./provider-config";
 import { type RequestHooks, takeCurrentRequest, takeDiffOldInputs } from "./server-hooks";
-import { kindTypeOf, lookupOfToken, secretOutputsOf, secretResultsOf } from "./tokens";
+import { GET_MARKER, kindTypeOf, lookupOfToken, secretOutputsOf, secretResultsOf } from "./tokens";
 import { parseUrn } from "./urn";
 
 /*
@@ -148,6 +148,11 @@ export function nativePlugin(version: string, schema: () => Promise<string>): Na
     async read(id, urn, props) {
       const kind = await kindOfUrn(urn);
       const { plain, secretKeys } = unwrapSecrets(props ?? {});
+      if (plain[GET_MARKER] === true) {
+        // A native class's static get: the live object as a state, read only and held by nothing.
+        const seen = await core.observe(kind, { id });
+        return { id: seen.id, props: answer(kind, seen.state, []) };
+      }
       if (Object.keys(plain).length === 0) {
         // Import (`pulumi import`, the `import` option): the engine sends the id alone.
         const imported = await core.import(kind, { id, identity: importIdentityOf(urn), holder: holderOf(urn) });

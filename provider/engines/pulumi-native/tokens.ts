@@ -51,3 +51,10 @@ export function secretResultsOf(lookup: Lookup): string[] {
     .filter(([, field]) => field.secret)
     .map(([key, field]) => field.names?.pulumi ?? key);
 }
+
+/**
+ * The one input the native classes' static `get(name, id)` sends: the engine passes a `get`'s
+ * inputs to Read (an import sends none), so the plugin reads the object without taking it for an
+ * import (no hold in the run, no warning about inputs the platform does not report).
+ */
+export const GET_MARKER = "__clusterformGet";
