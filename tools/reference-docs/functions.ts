@@ -87,9 +87,14 @@ function examplesOf(schema: PackageSpec, token: string, f: FunctionSpec, options
   const tsArgs = args.length ? `{ ${args.map(([k, v]) => `${k}: ${scalarText(v, JSON.stringify)}`).join(", ")} }` : "";
   const dataSource = ext(f).dataSource ?? `${schema.name}_${module}_${snake(bare)}`;
   const hclArgs = args.map(([k, v]) => `  ${snake(k)} = ${hclValue(v)}`);
+  // gofmt aligns the values of a struct literal's fields.
+  const goKeyWidth = Math.max(0, ...args.map(([k]) => pascal(k).length));
   const goCall = args.length
-    ? [`\t\tfound, err := ${module}.${goName}(ctx, &${module}.${goName}Args{`, ...args.map(([k, v]) => `\t\t\t${pascal(k)}: ${goArg(v, required.has(k))},`), "\t\t})"]
-    : [`\t\tfound, err := ${module}.${goName}(ctx)`];
+    ? [`\t\tfound, err := ${module}.${goName}(ctx, &${module}.${goName}Args{`, ...args.map(([k, v]) => `\t\t\t${`${pascal(k)}:`.padEnd(goKeyWidth + 1)} ${goArg(v, required.has(k))},`), "\t\t})"]
+    : Object.keys(f.inputs?.properties ?? {}).length > 0
+      ? // Only optional arguments: Go still takes the arguments' struct.
+        [`\t\tfound, err := ${module}.${goName}(ctx, &${module}.${goName}Args{})`]
+      : [`\t\tfound, err := ${module}.${goName}(ctx)`];
   const goFound = `found.${pascal(shown.name)}`;
   return [
     "TypeScript:",
