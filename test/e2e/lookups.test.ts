@@ -1,8 +1,9 @@
 import { execFile } from "node:child_process";
-import { cpSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { codeBlocks } from "../../tools/reference-docs/doc-examples";
 import { ALL_KINDS_PLANE_FLAGS } from "../harness/all-kinds";
 import { changingSteps, type EngineStack, openStack } from "../harness/engine";
 import { type LocalPlane, mutations, startLocalPlane } from "../harness/local-plane";
@@ -198,6 +199,24 @@ describe("lookups through the real engines: one stack owns, three programs read"
   });
   afterAll(async () => {
     await plane?.stop();
+  });
+
+  it("every reference page's HCL lookup example validates against the provider's schema", async () => {
+    const blocks = readdirSync(path.join(repoRoot(), "docs", "reference"))
+      .map((f) => readFileSync(path.join(repoRoot(), "docs", "reference", f), "utf8"))
+      .flatMap((text) => (text.includes("## Lookups") ? codeBlocks(text.slice(text.indexOf("## Lookups")), "hcl") : []));
+    expect(blocks.length).toBe(Object.keys(JSON.parse(readFileSync(path.join(repoRoot(), "schema.json"), "utf8")).functions).length);
+    // One configuration of them all: each example's data source and output renamed apart.
+    const all = blocks.map((b, i) => b.replace(/\bfound\b/g, `found_${i}`).replace(/^output "(\w+)"/m, `output "$1_${i}"`));
+    const source = mkdtempSync(path.join(workspace, "hcl-examples-"));
+    writeFileSync(path.join(source, "main.tf"), [READER_HCL.slice(0, READER_HCL.indexOf('provider "clusterform"')), ...all].join("\n"));
+    const dir = openTofuDir("lookups-examples", { example: "", source, providerDir: path.join(workspace, "node_modules", "clusterform", "bin"), endpoint: plane.url });
+    expect((await dir.ok(["validate", "-no-color"])).stdout).toContain("The configuration is valid");
+    // The check is real: an attribute the data source does not have fails.
+    writeFileSync(path.join(dir.dir, "main.tf"), readFileSync(path.join(dir.dir, "main.tf"), "utf8").replace("name = ", "nmae = "));
+    const misspelt = await dir.run(["validate", "-no-color"]);
+    expect(misspelt.code).not.toBe(0);
+    expect(misspelt.stdout + misspelt.stderr).toMatch(/Unsupported argument[\s\S]*"nmae"/);
   });
 
   it("the owner creates its cma-ssh cluster at the newest version getVersions offers", async () => {
