@@ -74,13 +74,15 @@ describe("the native classes (clusterform/native)", () => {
     }
   });
 
-  it("every kind has a native class under its platform", async () => {
+  it("every kind has a native class under its platform, and every lookup a function and its Output form", async () => {
     const native = await import("./native");
-    const classes = Object.entries(native)
+    const exported = Object.entries(native)
       .filter(([name]) => name !== "Provider")
       .flatMap(([module, exports]) => Object.keys(exports as object).map((name) => `${module}:${name}`));
-    const { KIND_TYPES } = await import("../provider/kinds");
-    expect(classes.sort()).toEqual([...KIND_TYPES].sort());
+    const { KIND_TYPES, allKinds } = await import("../provider/kinds");
+    expect(exported.filter((e) => !/:get/.test(e)).sort()).toEqual([...KIND_TYPES].sort());
+    const lookups = (await allKinds()).flatMap((k) => (k.lookups ?? []).flatMap((l) => [`${k.type.split(":")[0]}:${l.name}`, `${k.type.split(":")[0]}:${l.name}Output`]));
+    expect(exported.filter((e) => /:get/.test(e)).sort()).toEqual(lookups.sort());
   });
 
   it("keeps an explicit provider's credentials secret", async () => {

@@ -97,8 +97,10 @@ const getVersionInformation: Handler<"getVersionInformation"> = (env) => ({
 
 // Like upstream, the reply leaves `ok` unset. Deliberate difference (docs/local-plane-fidelity.md):
 // upstream ignores the name and answers a hard-coded list; offering versions relative to the
-// cluster's own version needs the cluster to exist.
+// cluster's own version needs the cluster to exist. Without a name (what a new cluster can be
+// created at) the answer is the whole catalogue, as upstream's list is for any name.
 const getUpgradeClusterInformation: Handler<"getUpgradeClusterInformation"> = (env, request) => {
+  if (request.name === "") return { versions: [...env.versions] };
   const { cluster } = loadCluster(env, request.name);
   return { versions: offeredUpgrades(env.versions, cluster.k8sVersion) };
 };

@@ -23,6 +23,13 @@ describe("upgrades", () => {
     expect(reply).toMatchObject({ ok: false, versions: ["1.30.10", "1.31.6", "1.32.3", "1.33.1"] });
   });
 
+  it("offers a new cluster the whole catalogue, ascending, when no cluster is named", async () => {
+    t = await startTestPlane({ cmasshVersions: ["1.40.0", "1.31.0", "1.29.0"] });
+    expect((await t.cmassh.getUpgradeClusterInformation({ name: "" })).versions).toEqual(["1.29.0", "1.31.0", "1.40.0"]);
+    const missing = await t.cmassh.getUpgradeClusterInformation({ name: "nosuch" }).catch((e: unknown) => ConnectError.from(e));
+    expect(missing).toMatchObject({ code: Code.NotFound });
+  });
+
   it("uses the configured catalogue", async () => {
     t = await startTestPlane({ cmasshVersions: ["1.40.0", "1.31.0", "1.29.0"] });
     await t.cmassh.createCluster({ name: "c1", k8sVersion: "1.30.10" });

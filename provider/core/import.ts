@@ -64,24 +64,12 @@ export async function importObject(
   const facts = kind.importId;
   if (!facts) throw new Error(`${kind.type}: the definition states no importId`);
   const expected = `the import id of ${kind.type} is ${facts.shape}, such as ${q(facts.example)}`;
-  if (typeof id !== "string" || !def.idPattern.test(id)) {
-    throw importError(kind, id, "InvalidArgument", "BAD_IMPORT_ID", `${q(String(id))} has the wrong shape: ${expected}`);
-  }
-  let live: LiveObject | undefined;
-  try {
-    live = await def.read(ctx, id);
-  } catch (err) {
-    throw unreadable(kind, def.platform, id, ctx.config, err);
-  }
-  if (!live) {
-    const where = resolveEndpoint(def.platform, ctx.config).url;
-    throw importError(kind, id, "NotFound", "IMPORT_NOT_FOUND", `no such object at ${where}; ${expected}`);
-  }
+  const live = await readLive(def, id, ctx, { doing: `importing ${kind.type} ${q(String(id))}`, expected, missingCode: "IMPORT_NOT_FOUND" });
   const raw = { ...def.placeholders, ...live.inputs, owner: identity.owner, resourceName: identity.resourceName };
   const checked = await check(live.prior ? { ...live.prior, owner: identity.owner } : {}, raw);
   if (!checked.inputs) {
     const reasons = checked.failures.map((f) => f.reason).join("; ");
-    throw importError(kind, id, "FailedPrecondition", "NOT_IMPORTABLE", `the object's settings are outside what Clusterform accepts: ${reasons}`);
+    throw importError(`importing ${kind.type} ${q(id)}`, "FailedPrecondition", "NOT_IMPORTABLE", `the object's settings are outside what Clusterform accepts: ${reasons}`);
   }
   const unreported = (live.unreported ?? facts.unreported ?? []).filter((field) => live.inputs[field] === undefined);
   const inputs = Object.fromEntries(Object.entries(checked.inputs).filter(([field]) => !unreported.includes(field)));
@@ -89,18 +77,59 @@ export async function importObject(
   return { id, props: { ...inputs, ...live.outputs, ...marker }, inputs };
 }
 
-function importError(kind: Kind, id: unknown, code: "InvalidArgument" | "NotFound" | "FailedPrecondition", platformCode: string, message: string): ClusterformError {
-  return new ClusterformError({ code, platformCode, operation: `importing ${kind.type} ${q(String(id))}`, platformMessage: message });
+/** How {@link readLive} names what it does in its errors. */
+export interface ReadWording {
+  /** What was being done: the kind and the id or key, e.g. `looking up cmassh:Cluster name "prod"`. */
+  doing: string;
+  /** What a valid id is, added to the errors of a wrong shape and (for an import) a missing object. */
+  expected: string;
+  /** The platform code of a missing object. @default "NOT_FOUND" */
+  missingCode?: string;
 }
 
-/** A failed read, restated so that it names the kind, the id and, when unreachable, the address. */
-function unreadable(kind: Kind, platform: Platform, id: string, config: ConfigReader, err: unknown): ClusterformError {
-  const cause = ClusterformError.from(err, `importing ${kind.type} ${q(id)}`);
+/**
+ * Reads the object `id` with the kind's import read, which only reads: an id of the wrong shape
+ * fails before any call, a missing object and a failed read fail naming what was being done and
+ * the platform's endpoint.
+ * @throws ClusterformError InvalidArgument, NotFound, or the read's own code.
+ */
+export async function readLive(def: ImportDefinition, id: string, ctx: OperationContext, wording: ReadWording): Promise<LiveObject> {
+  const { doing, expected } = wording;
+  if (typeof id !== "string" || !def.idPattern.test(id)) {
+    throw importError(doing, "InvalidArgument", "BAD_IMPORT_ID", `${q(String(id))} has the wrong shape: ${expected}`);
+  }
+  let live: LiveObject | undefined;
+  try {
+    live = await def.read(ctx, id);
+  } catch (err) {
+    throw unreadable(doing, def.platform, ctx.config, err);
+  }
+  if (!live) throw notFound(doing, def.platform, ctx.config, wording.missingCode === undefined ? undefined : { code: wording.missingCode, expected });
+  return live;
+}
+
+/**
+ * The error of an object that does not exist, naming what was being done and the platform's
+ * endpoint. @param instead - another platform code and what a valid id is (an import's wording).
+ */
+export function notFound(doing: string, platform: Platform, config: ConfigReader, instead?: { code: string; expected: string }): ClusterformError {
+  const where = resolveEndpoint(platform, config).url;
+  if (instead) return importError(doing, "NotFound", instead.code, `no such object at ${where}; ${instead.expected}`);
+  return importError(doing, "NotFound", "NOT_FOUND", `no such object at the ${platform} endpoint ${where}`);
+}
+
+function importError(doing: string, code: "InvalidArgument" | "NotFound" | "FailedPrecondition", platformCode: string, message: string): ClusterformError {
+  return new ClusterformError({ code, platformCode, operation: doing, platformMessage: message });
+}
+
+/** A failed read, restated so that it names what was being done and, when unreachable, the address. */
+export function unreadable(doing: string, platform: Platform, config: ConfigReader, err: unknown): ClusterformError {
+  const cause = ClusterformError.from(err, doing);
   const where = cause.unreachable ? ` (${platform} endpoint ${resolveEndpoint(platform, config).url} unreachable)` : "";
   return new ClusterformError({
     code: cause.code,
     platformCode: cause.platformCode,
-    operation: `importing ${kind.type} ${q(id)}${where}`,
+    operation: `${doing}${where}`,
     platformMessage: cause.message,
     cause: err,
     unreachable: cause.unreachable,

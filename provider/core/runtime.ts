@@ -5,6 +5,7 @@ import type { Kind } from "./definition/kind";
 import type { EngineTraits, Holder } from "./engine";
 import type { Holds } from "./holds";
 import { importObject, type ImportIdentity, type ImportResult } from "./import";
+import { type LookupOutcome, lookupOf, observe, runLookup } from "./lookup";
 import { planDiff } from "./planner";
 import { planLine, plannedCalls } from "./plan/announce";
 import { planUpdate } from "./plan/operation";
@@ -54,6 +55,16 @@ export interface Core {
    * importing entry (`holder`, when the engine names it) holds the object from then on in this run.
    */
   import(kind: Kind, req: { id: string; identity: ImportIdentity; holder?: Holder }): Promise<ImportResult>;
+  /**
+   * Runs the kind's lookup `name` (a function, a data source) with `args` in the definitions' keys;
+   * only reads, and holds nothing: the object stays whoever's it is.
+   */
+  lookup(kind: Kind, req: { name: string; args: Props }): Promise<LookupOutcome>;
+  /**
+   * Reads the object `id` (its import id) into a state, as a program's `get` of a resource does:
+   * only reads, and holds nothing (the engine never deletes what a `get` read).
+   */
+  observe(kind: Kind, req: { id: string }): Promise<Created>;
 }
 
 /** The core of one provider process. */
@@ -172,6 +183,12 @@ export function createCore(options: CoreOptions): Core {
       const imported = await importObject(kind, importer, id, identity, { config: reader, report: options.reporterFor(holder) }, check);
       if (holder) holds.created(holder, kind.type, imported.id, true);
       return imported;
+    },
+
+    lookup: (kind, { name, args }) => runLookup(kind, lookupOf(kind, name), args, contextFor(undefined)),
+
+    async observe(kind, { id }) {
+      return { id, state: await observe(kind, id, contextFor(undefined)) };
     },
   };
   return core;

@@ -74,6 +74,15 @@ export function semver(): z.ZodType<string, unknown> {
   });
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** A UUID as the platforms print them (lowercase hex, 8-4-4-4-12). */
+export function uuid(): z.ZodType<string, unknown> {
+  return block((v) =>
+    typeof v === "string" && UUID.test(v) ? { ok: true, value: v } : fail(`must be a UUID such as "0a9b1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d", got ${describeValue(v)}`),
+  );
+}
+
 /** An integer in [min, max]. */
 export function intInRange(min: number, max: number): z.ZodType<number, unknown> {
   return block((v) =>

@@ -150,3 +150,49 @@ export async function unreachableConfig(config: ConfigReader): Promise<ConfigRea
   const url = `http://127.0.0.1:${port}`;
   return { url, get: (key) => (key === "clusterform:endpoint" ? url : key === "clusterform:unreachableTimeout" ? "0s" : config.get(key)) };
 }
+
+/** What {@link testLookup} answers: the result and the calls it made, every one a read. */
+export interface LookupRun {
+  result: Props;
+  /** The audit entries the lookup caused, as `api:operation` (Keystone's token excluded). */
+  calls: string[];
+}
+
+/**
+ * A kind's lookups as every engine runs them (the core's `lookup`, over a core of their own with
+ * `config`): `run` asserts the lookup wrote nothing on the plane and returns its result and calls;
+ * `fails` returns the error's message (and asserts nothing was written either).
+ */
+export function testLookup(kind: Kind, t: TestPlane, config: ConfigReader) {
+  async function outcome(name: string, args: Props, on: ConfigReader = config) {
+    const c = createCore({ engine: DYNAMIC_ENGINE, holds: new Holds(DYNAMIC_ENGINE, memoryHoldStore()), reporterFor: () => SILENT, config: on });
+    return c.lookup(kind, { name, args });
+  }
+  return {
+    async run(name: string, args: Props = {}): Promise<LookupRun> {
+      const since = await lastSeq(t);
+      const answer = await outcome(name, args);
+      expect(answer.failures).toEqual([]);
+      expect(await writesSince(t, since)).toEqual([]);
+      const calls = (await callsSince(t, since)).filter((c) => c !== "keystone:CreateToken");
+      return { result: answer.result ?? {}, calls };
+    },
+    /** The failures of arguments the lookup refuses (nothing called). */
+    async refused(name: string, args: Props) {
+      const since = await lastSeq(t);
+      const answer = await outcome(name, args);
+      expect(await callsSince(t, since)).toEqual([]);
+      return answer.failures;
+    },
+    async fails(name: string, args: Props, on: ConfigReader = config): Promise<string> {
+      const since = await lastSeq(t);
+      const err = await outcome(name, args, on).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err, `${kind.type} ${name} should fail`).toBeInstanceOf(Error);
+      expect(await writesSince(t, since)).toEqual([]);
+      return (err as Error).message;
+    },
+  };
+}

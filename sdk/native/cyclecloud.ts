@@ -2,6 +2,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { NodePoolArgs } from "../cyclecloud/node-pool";
 
+/** What a static get sends: the plugin reads the object without taking it for an import. */
+const GET = { __clusterformGet: true };
+
 /** NodePool through the native plugin (`clusterform:cyclecloud:NodePool`): see the dynamic class of the same name. */
 export class NodePool extends pulumi.CustomResource {
   declare readonly clusterName: pulumi.Output<string>;
@@ -23,7 +26,7 @@ export class NodePool extends pulumi.CustomResource {
     super(
       "clusterform:cyclecloud:NodePool",
       name,
-      {
+      args === (GET as unknown) ? { ...GET, clusterName: undefined, nodearray: undefined, machineType: undefined, nameFormat: undefined, nameOffset: undefined, nodeAttributes: undefined, placementGroupId: undefined, count: undefined, coreCount: undefined, timeouts: undefined, nodeIds: undefined, nodeNames: undefined, readyCount: undefined, lastOperationId: undefined, coresPerNode: undefined } : {
         clusterName: args.clusterName,
         nodearray: args.nodearray,
         machineType: args.machineType,
@@ -44,4 +47,133 @@ export class NodePool extends pulumi.CustomResource {
       pulumi.mergeOptions({ aliases: [{ type: "pulumi-nodejs:dynamic/cyclecloud:NodePool" }] }, opts),
     );
   }
+
+  /**
+   * Reads the live NodePool `id` (its import id: `<cluster>/<nodearray>/<request-id base>` (the base starts the pool's nodes' RequestId, e.g. `clusterform-<owner>-<hash>`)) into the program without managing it: the
+   * engine reads it on every run and never changes or deletes it.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): NodePool {
+    return new NodePool(name, GET as unknown as NodePoolArgs, { ...opts, id });
+  }
+}
+
+/** A cyclecloud:NodePool as getNodePools lists it. */
+export interface NodePoolSummary {
+  /**
+   * The object's id on the platform, as `import` takes it (`<cluster>/<nodearray>/<request-id base>` (the base
+   * starts the pool's nodes' RequestId, e.g. `clusterform-<owner>-<hash>`)).
+   */
+  id: string;
+  /**
+   * The CycleCloud cluster (defined in CycleCloud; Clusterform does not create clusters): 1 to 64 letters,
+   * digits, `_`, `.` or `-`, starting with a letter or digit.
+   */
+  clusterName: string;
+  /** The nodearray of the cluster the nodes come from; a name as `clusterName`. */
+  nodearray: string;
+  /** The Azure VM size of one of the nodearray's buckets, e.g. `"Standard_F2s_v2"`. */
+  machineType?: string;
+  /** The placement group the nodes join; a name as `clusterName`. */
+  placementGroupId?: string;
+  /**
+   * How many nodes. Raising it adds the difference (nodes/create); lowering it removes exactly the surplus,
+   * nodes not Ready first, then the newest (nodes/remove).
+   */
+  count?: number;
+  /** The pool's nodes' ids, oldest first. */
+  nodeIds: string[];
+  /** The pool's nodes' names, oldest first. */
+  nodeNames: string[];
+  /** How many of the pool's nodes were Ready when last seen. */
+  readyCount: number;
+  /** vCPUs per node of the pool's VM size. */
+  coresPerNode: number;
+}
+
+/** Arguments of {@link getNodePool}. */
+export interface GetNodePoolArgs {
+  /** The pool's id, `<cluster>/<nodearray>/<request-id base>` (`getNodePools` lists them). */
+  id: string;
+}
+
+/** Arguments of {@link getNodePoolOutput}. */
+export interface GetNodePoolOutputArgs {
+  /** The pool's id, `<cluster>/<nodearray>/<request-id base>` (`getNodePools` lists them). */
+  id: pulumi.Input<string>;
+}
+
+/** What {@link getNodePool} answers. */
+export interface GetNodePoolResult {
+  /** The object's id on the platform, as `import` takes it (`<cluster>/<nodearray>/<request-id base>` (the base starts the pool's nodes' RequestId, e.g. `clusterform-<owner>-<hash>`)). */
+  readonly id: string;
+  /** The CycleCloud cluster (defined in CycleCloud; Clusterform does not create clusters): 1 to 64 letters, digits, `_`, `.` or `-`, starting with a letter or digit. */
+  readonly clusterName: string;
+  /** The nodearray of the cluster the nodes come from; a name as `clusterName`. */
+  readonly nodearray: string;
+  /** The Azure VM size of one of the nodearray's buckets, e.g. `"Standard_F2s_v2"`. */
+  readonly machineType?: string;
+  /** Node names with exactly one `%d` for the index, e.g. `"compute-%d"`. */
+  readonly nameFormat?: string;
+  /** The first index tried in `nameFormat`. */
+  readonly nameOffset?: number;
+  /** Node-record attributes the nodes start with (`KeepAlive`, `Configuration`, ...), e.g. `{ KeepAlive: true }`. Attributes CycleCloud sets itself (Name, State, MachineType, ...) are refused. */
+  readonly nodeAttributes?: Record<string, unknown>;
+  /** The placement group the nodes join; a name as `clusterName`. */
+  readonly placementGroupId?: string;
+  /** How many nodes. Raising it adds the difference (nodes/create); lowering it removes exactly the surplus, nodes not Ready first, then the newest (nodes/remove). */
+  readonly count?: number;
+  /** How many cores: the pool holds enough whole nodes of the bucket's VM size to give at least this many vCPUs. Changes like `count`. */
+  readonly coreCount?: number;
+  /** The pool's nodes' ids, oldest first. */
+  readonly nodeIds: string[];
+  /** The pool's nodes' names, oldest first. */
+  readonly nodeNames: string[];
+  /** How many of the pool's nodes were Ready when last seen. */
+  readonly readyCount: number;
+  /** The id of the last CycleCloud operation Clusterform started (or, after adopting an interrupted run's request, that request's id, since CycleCloud does not return the operation id of a repeated request). */
+  readonly lastOperationId: string;
+  /** vCPUs per node of the pool's VM size. */
+  readonly coresPerNode: number;
+}
+
+/** Reads a CycleCloud node pool by its id without managing it (the cluster's nodes and its status): the nodes of the nodearray requested under the id's request base, their count, machine type and the outputs. Name format, offset and node attributes are reported only when the base's hash confirms them. Only reads (`clusterform:cyclecloud:getNodePool`). */
+export function getNodePool(args: GetNodePoolArgs, opts?: pulumi.InvokeOptions): Promise<GetNodePoolResult> {
+  return pulumi.runtime.invoke("clusterform:cyclecloud:getNodePool", { id: args.id }, opts);
+}
+
+/** {@link getNodePool} as an Output: it waits for its arguments, and a secret result stays secret. */
+export function getNodePoolOutput(args: GetNodePoolOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetNodePoolResult> {
+  return pulumi.runtime.invokeOutput("clusterform:cyclecloud:getNodePool", { id: args.id }, opts);
+}
+
+/** Arguments of {@link getNodePools}. */
+export interface GetNodePoolsArgs {
+  /** The cluster. */
+  clusterName: string;
+  /** Only pools of this nodearray. */
+  nodearray?: string;
+}
+
+/** Arguments of {@link getNodePoolsOutput}. */
+export interface GetNodePoolsOutputArgs {
+  /** The cluster. */
+  clusterName: pulumi.Input<string>;
+  /** Only pools of this nodearray. */
+  nodearray?: pulumi.Input<string>;
+}
+
+/** What {@link getNodePools} answers. */
+export interface GetNodePoolsResult {
+  /** The matching objects; empty when none matches. */
+  readonly nodePools: NodePoolSummary[];
+}
+
+/** Lists the node pools Clusterform made in a CycleCloud cluster (its nodes grouped by nodearray and request base; one node list and one cluster status), optionally of one nodearray. A cluster that does not exist has none. Only reads (`clusterform:cyclecloud:getNodePools`). */
+export function getNodePools(args: GetNodePoolsArgs, opts?: pulumi.InvokeOptions): Promise<GetNodePoolsResult> {
+  return pulumi.runtime.invoke("clusterform:cyclecloud:getNodePools", { clusterName: args.clusterName, nodearray: args.nodearray }, opts);
+}
+
+/** {@link getNodePools} as an Output: it waits for its arguments, and a secret result stays secret. */
+export function getNodePoolsOutput(args: GetNodePoolsOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetNodePoolsResult> {
+  return pulumi.runtime.invokeOutput("clusterform:cyclecloud:getNodePools", { clusterName: args.clusterName, nodearray: args.nodearray }, opts);
 }

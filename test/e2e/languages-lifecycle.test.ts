@@ -5,7 +5,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
 import { codeBlocks, sectionFiles } from "../../tools/reference-docs/doc-examples";
-import { renderReference } from "../../tools/reference-docs/render";
+import { renderReference } from "../../tools/reference-docs/pages";
 import { ALL_KINDS_PLANE_FLAGS, compareStacksWithPlane, KINDS, planeInventory } from "../harness/all-kinds";
 import { changingSteps, type EngineStack, openStack, pulumiBinDir, resourceSteps } from "../harness/engine";
 import { type AuditEntry, type LocalPlane, startLocalPlane } from "../harness/local-plane";

@@ -182,6 +182,36 @@ describe("SDKs generated from schema.json", () => {
     expect(run("gofmt", ["-l", "."], start, goEnv)).toBe("");
   });
 
+  it("the reference pages' lookup examples compile: TypeScript against the packed package, Go vetted against the Go SDK, Python byte-compiled", () => {
+    const lookups = pages.flatMap((p) =>
+      [...p.text.matchAll(/^### (get\w+)$/gm)].map((m) => ({ name: `${p.name}-${m[1]}`, text: section(p.text, m[1]) })),
+    );
+    expect(lookups.length).toBe(Object.keys(schema.functions).length);
+    const workspace = installWorkspace("languages", { clusterform: clusterformTarball() });
+    const ts = mkdtempSync(path.join(workspace, "ts-lookups-"));
+    for (const l of lookups) writeFileSync(path.join(ts, `${l.name}.ts`), codeBlocks(l.text, "typescript")[0]);
+    const readme = sectionFiles(readFileSync(path.join(repoRoot(), "README.md"), "utf8"), "TypeScript with the dynamic classes");
+    const tsconfig = JSON.parse(readme["tsconfig.json"]);
+    writeFileSync(path.join(ts, "tsconfig.json"), JSON.stringify({ ...tsconfig, compilerOptions: { ...tsconfig.compilerOptions, noEmit: true }, files: lookups.map((l) => `${l.name}.ts`) }));
+    run(tsc, ["-p", "tsconfig.json"], ts);
+
+    const go = path.join(out, "go-lookups");
+    mkdirSync(go);
+    writeFileSync(path.join(go, "go.mod"), ["module lookups", "", "go 1.25", "", "require github.com/clusterform/clusterform/sdk/go v0.0.0", "", `replace github.com/clusterform/clusterform/sdk/go => ${path.join(out, "go")}`, ""].join("\n"));
+    for (const l of lookups) {
+      mkdirSync(path.join(go, l.name));
+      writeFileSync(path.join(go, l.name, "main.go"), codeBlocks(l.text, "go")[0]);
+    }
+    run("go", ["mod", "tidy"], go, goEnv);
+    run("go", ["vet", "./..."], go, goEnv);
+    expect(run("gofmt", ["-l", "."], go, goEnv)).toBe("");
+
+    const py = path.join(out, "py-lookups");
+    mkdirSync(py);
+    for (const l of lookups) writeFileSync(path.join(py, `${l.name.replace(/-/g, "_")}.py`), codeBlocks(l.text, "python")[0]);
+    run("python3", ["-m", "py_compile", ...readdirSync(py).map((f) => path.join(py, f))], py);
+  });
+
   it("the Python SDK's files compile", () => {
     const sdk = path.join(out, "python");
     const sources = files(sdk).filter((f) => f.endsWith(".py"));

@@ -4,8 +4,9 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { codeBlocks, yamlProgramProblems } from "../../tools/reference-docs/doc-examples";
-import { type PackageSpec, type RenderOptions, renderReference } from "../../tools/reference-docs/render";
+import { codeBlocks, section, yamlProgramProblems } from "../../tools/reference-docs/doc-examples";
+import { renderReference } from "../../tools/reference-docs/pages";
+import type { PackageSpec, RenderOptions } from "../../tools/reference-docs/render";
 import { repoRoot } from "../harness/paths";
 
 const fixture = path.join(repoRoot(), "test", "fixtures", "schema", "nodepool-schema.json");
@@ -221,6 +222,29 @@ describe("reference docs from the package schema", () => {
     expect(ts).toMatch(/^import \{ cmassh \} from "@clusterform\/pulumi";\n\nconst nodePool = new cmassh\.NodePool\("node-pool", \{/);
     const native = codeBlocks(renderReference(load(fixture), { typescriptModule: "clusterform/native" }).find((p) => p.file === "cmassh-node-pool.md")!.text, "typescript")[0];
     expect(native).toMatch(/^import \{ cmassh \} from "clusterform\/native";\n/);
+  });
+});
+
+describe("the lookups on the reference pages", () => {
+  const schema = load(path.join(repoRoot(), "schema.json"));
+  const pages = renderReference(schema, scriptOptions());
+
+  it("documents every function on its kind's page: arguments, result, and an example in TypeScript, YAML, Go, Python and HCL", () => {
+    const functions = Object.entries(schema.functions ?? {});
+    expect(functions.length).toBeGreaterThan(0);
+    for (const [token, f] of functions) {
+      const annotations = f.language?.clusterform as { kind: string; dataSource: string } | undefined;
+      const kind = annotations?.kind ?? "";
+      const dataSource = annotations?.dataSource ?? "";
+      const page = pages.find((p) => p.file === `${kind.split(":")[0]}-${kind.split(":")[1].replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase()}.md`);
+      const name = token.split(":")[2];
+      const text = section(page?.text ?? "", name);
+      expect(text, token).toContain(`Function \`${token}\``);
+      for (const lang of ["typescript", "yaml", "go", "python", "hcl"]) expect(codeBlocks(text, lang).length, `${token} ${lang}`).toBe(1);
+      const yaml = parse(codeBlocks(text, "yaml")[0]);
+      expect(yaml.variables.found["fn::invoke"].function, token).toBe(token);
+      expect(codeBlocks(text, "hcl")[0], token).toContain(`data "${dataSource}" "found"`);
+    }
   });
 });
 

@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { renderReference } from "./render.ts";
+import { renderReference } from "./pages.ts";
 
 const usage = "usage: node tools/reference-docs/cli.mjs <schema.json> <folder> [--typescript-module <module>] [--check]";
 let parsed;

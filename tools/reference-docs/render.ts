@@ -54,6 +54,14 @@ export interface ResourceSpec {
   language?: Record<string, unknown>;
 }
 
+/** A function of a Pulumi package schema; `language.clusterform` names its kind and its data source. */
+export interface FunctionSpec {
+  description?: string;
+  inputs?: { properties?: Record<string, PropertySpec>; required?: string[] };
+  outputs?: { properties?: Record<string, PropertySpec>; required?: string[] };
+  language?: Record<string, unknown>;
+}
+
 /** A named type (object or enum) of a Pulumi package schema. */
 export interface TypeSpec {
   type?: string;
@@ -66,6 +74,8 @@ export interface TypeSpec {
 /** The parts of a Pulumi package schema the reference pages use. */
 export interface PackageSpec {
   name: string;
+  /** Functions (`clusterform:cmassh:getCluster`): the lookups, documented on their kind's page. */
+  functions?: Record<string, FunctionSpec>;
   displayName?: string;
   version?: string;
   description?: string;
@@ -95,10 +105,10 @@ export interface Page {
   text: string;
 }
 
-const BANNER = "<!-- generated from the package schema by tools/reference-docs; do not edit by hand -->";
+export const BANNER = "<!-- generated from the package schema by tools/reference-docs; do not edit by hand -->";
 
 /** The token's parts: `clusterform:cmassh:NodePool` is package, module and kind. */
-function splitToken(token: string): { pkg: string; module: string; kind: string } {
+export function splitToken(token: string): { pkg: string; module: string; kind: string } {
   const parts = token.split(":");
   if (parts.length !== 3 || parts.some((p) => p === "")) {
     throw new Error(`resource token '${token}': expected <package>:<module>:<Kind>`);
@@ -107,12 +117,12 @@ function splitToken(token: string): { pkg: string; module: string; kind: string 
 }
 
 /** `NodePool` becomes `node-pool`. */
-function kebab(name: string): string {
+export function kebab(name: string): string {
   return name.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
 }
 
 /** `clusterName` becomes `ClusterName` (Go field names). */
-function pascal(name: string): string {
+export function pascal(name: string): string {
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
@@ -126,11 +136,11 @@ export function pageFile(token: string): string {
 const BUILTIN = "pulumi.json#/";
 
 /** The type's name in a referenced type token (`#/types/clusterform:cmassh:Taint` gives `Taint`). */
-function refName(ref: string): string {
+export function refName(ref: string): string {
   return ref.slice(ref.lastIndexOf(":") + 1);
 }
 
-function lookupRef(schema: PackageSpec, ref: string): TypeSpec {
+export function lookupRef(schema: PackageSpec, ref: string): TypeSpec {
   const prefix = "#/types/";
   const type = ref.startsWith(prefix) ? schema.types?.[ref.slice(prefix.length)] : undefined;
   if (!type) throw new Error(`type reference '${ref}': not defined in the schema's types`);
@@ -138,7 +148,7 @@ function lookupRef(schema: PackageSpec, ref: string): TypeSpec {
 }
 
 /** How a property's type reads in a table. */
-function typeText(p: PropertySpec): string {
+export function typeText(p: PropertySpec): string {
   if (p.$ref?.startsWith(BUILTIN)) return p.$ref.slice(BUILTIN.length).toLowerCase();
   if (p.$ref) return refName(p.$ref);
   if (p.type === "array") return `list of ${p.items ? typeText(p.items) : "any"}`;
@@ -147,16 +157,16 @@ function typeText(p: PropertySpec): string {
 }
 
 /** A table cell: one line, pipes escaped. */
-function cell(text: string): string {
+export function cell(text: string): string {
   return text.replace(/\r?\n+/g, " ").replace(/\|/g, "\\|").trim();
 }
 
 /** The first paragraph of a description. */
-function summary(text: string | undefined): string {
+export function summary(text: string | undefined): string {
   return (text ?? "").split(/\n\s*\n/)[0].trim();
 }
 
-function clusterform(p: { language?: Record<string, unknown> }): ClusterformExtension {
+export function clusterform(p: { language?: Record<string, unknown> }): ClusterformExtension {
   return (p.language?.clusterform as ClusterformExtension | undefined) ?? {};
 }
 
@@ -177,13 +187,13 @@ function policyText(input: PropertySpec, output: PropertySpec | undefined): stri
 /** The sentence "Default: ...." of a description (the schema generator writes defaults there). */
 const DEFAULT_SENTENCE = /(?:^|\s)Default: (.+?)\.(?=\s|$)/;
 
-function defaultText(p: PropertySpec): string {
+export function defaultText(p: PropertySpec): string {
   if (p.default !== undefined) return `\`${JSON.stringify(p.default)}\``;
   return DEFAULT_SENTENCE.exec(p.description ?? "")?.[1] ?? "";
 }
 
 /** A description without the sentence the default column shows. */
-function withoutDefault(p: PropertySpec): string {
+export function withoutDefault(p: PropertySpec): string {
   return (p.description ?? "").replace(DEFAULT_SENTENCE, "");
 }
 
@@ -196,12 +206,12 @@ function importId(resource: ResourceSpec): ClusterformExtension["importId"] {
 }
 
 /** The description without its "## Import" section, which the page's own Import section replaces. */
-function bodyOf(resource: ResourceSpec): string {
+export function bodyOf(resource: ResourceSpec): string {
   return (resource.description ?? "").replace(/\n#+ Import\n[\s\S]*?(?=\n#+ |$)/, "").trim();
 }
 
 /** A language-neutral example value: what the three example languages each print. */
-type Example =
+export type Example =
   | { kind: "string" | "number" | "integer" | "boolean"; value: string | number | boolean }
   | { kind: "enum"; type: string; value: unknown }
   | { kind: "list"; item: PropertySpec; values: Example[] }
@@ -217,7 +227,7 @@ const SCALAR_EXAMPLES: Record<string, (name: string) => Example> = {
   boolean: () => ({ kind: "boolean", value: true }),
 };
 
-function exampleOf(schema: PackageSpec, name: string, p: PropertySpec, depth = 0): Example {
+export function exampleOf(schema: PackageSpec, name: string, p: PropertySpec, depth = 0): Example {
   if (depth > 8) throw new Error(`property '${name}': type nesting too deep for an example`);
   const given = clusterform(p).example;
   if (p.secret) return { kind: "secret", config: name };
@@ -268,13 +278,13 @@ function tsValue(e: Example, depth: number): string {
   }
 }
 
-function tsObject(fields: [string, Example][], depth: number, quoteKeys: boolean): string {
+export function tsObject(fields: [string, Example][], depth: number, quoteKeys: boolean): string {
   if (fields.length === 0) return "{}";
   const lines = fields.map(([k, v]) => `${pad(depth + 1)}${quoteKeys ? JSON.stringify(k) : k}: ${tsValue(v, depth + 1)},`);
   return `{\n${lines.join("\n")}\n${pad(depth)}}`;
 }
 
-function yamlValue(e: Example, depth: number): string {
+export function yamlValue(e: Example, depth: number): string {
   switch (e.kind) {
     case "string":
     case "enum":
@@ -336,7 +346,7 @@ function goFields(fields: [string, string][], depth: number): string {
   return lines.join("\n");
 }
 
-function goValue(e: Example, depth: number, module: string): string {
+export function goValue(e: Example, depth: number, module: string): string {
   switch (e.kind) {
     case "string":
       return `pulumi.String(${JSON.stringify(e.value)})`;
@@ -378,7 +388,7 @@ function secretsOf(examples: [string, Example][]): string[] {
   return found;
 }
 
-function examples(schema: PackageSpec, token: string, resource: ResourceSpec, options: RenderOptions): string {
+export function examples(schema: PackageSpec, token: string, resource: ResourceSpec, options: RenderOptions): string {
   const { module, kind } = splitToken(token);
   const name = kebab(kind);
   const inputs = resource.inputProperties ?? {};
@@ -450,7 +460,7 @@ function examples(schema: PackageSpec, token: string, resource: ResourceSpec, op
   ].join("\n");
 }
 
-function inputsTable(resource: ResourceSpec): string {
+export function inputsTable(resource: ResourceSpec): string {
   const required = new Set(resource.requiredInputs ?? []);
   const rows = Object.entries(resource.inputProperties ?? {}).map(([name, p]) =>
     [
@@ -476,7 +486,7 @@ function inputsTable(resource: ResourceSpec): string {
   ].join("\n");
 }
 
-function outputsTable(resource: ResourceSpec): string {
+export function outputsTable(resource: ResourceSpec): string {
   const inputs = resource.inputProperties ?? {};
   const rows = Object.entries(resource.properties ?? {}).map(([name, p]) =>
     [
@@ -498,7 +508,7 @@ function outputsTable(resource: ResourceSpec): string {
 }
 
 /** The type tokens a property refers to, through lists and maps (Pulumi's builtins excluded). */
-function refsOf(p: PropertySpec): string[] {
+export function refsOf(p: PropertySpec): string[] {
   if (p.$ref && !p.$ref.startsWith(BUILTIN)) return [p.$ref];
   if (p.items) return refsOf(p.items);
   if (p.additionalProperties) return refsOf(p.additionalProperties);
@@ -509,7 +519,7 @@ function refsOf(p: PropertySpec): string[] {
  * Every named type a resource uses, nested ones too, in the order a reader meets them (breadth
  * first from the inputs, then the outputs), each once.
  */
-function typesOf(schema: PackageSpec, resource: ResourceSpec): [string, TypeSpec][] {
+export function typesOf(schema: PackageSpec, resource: ResourceSpec): [string, TypeSpec][] {
   const seen = new Set<string>();
   const found: [string, TypeSpec][] = [];
   const queue = [...Object.values(resource.inputProperties ?? {}), ...Object.values(resource.properties ?? {})].flatMap(refsOf);
@@ -525,7 +535,7 @@ function typesOf(schema: PackageSpec, resource: ResourceSpec): [string, TypeSpec
 }
 
 /** One named type: an object's fields (name, type, required, default, description), or an enum's values. */
-function typeSection(name: string, type: TypeSpec): string {
+export function typeSection(name: string, type: TypeSpec): string {
   const head = [`### ${name}`, "", ...(type.description ? [cell(type.description), ""] : [])];
   if (type.enum) {
     const rows = type.enum.map((e) => `| \`${JSON.stringify(e.value)}\` | ${cell(e.description ?? "")} |`);
@@ -541,7 +551,7 @@ function typeSection(name: string, type: TypeSpec): string {
 }
 
 /** The fields of every named type the inputs and outputs use, so no nested field goes undocumented. */
-function typesSection(schema: PackageSpec, resource: ResourceSpec): string {
+export function typesSection(schema: PackageSpec, resource: ResourceSpec): string {
   const types = typesOf(schema, resource);
   if (types.length === 0) return "";
   return [
@@ -553,7 +563,7 @@ function typesSection(schema: PackageSpec, resource: ResourceSpec): string {
   ].join("\n");
 }
 
-function importSection(token: string, resource: ResourceSpec): string {
+export function importSection(token: string, resource: ResourceSpec): string {
   const id = importId(resource);
   const { kind } = splitToken(token);
   if (!id) return ["## Import", "", "The schema names no import id for this resource."].join("\n");
@@ -573,84 +583,8 @@ function importSection(token: string, resource: ResourceSpec): string {
 }
 
 /** The default time limits, when the schema gives them. */
-function timeoutsLine(resource: ResourceSpec): string {
+export function timeoutsLine(resource: ResourceSpec): string {
   const limits = Object.entries(clusterform(resource).timeouts ?? {});
   if (limits.length === 0) return "";
   return `Default time limits: ${limits.map(([op, d]) => `${op} ${d}`).join(", ")}.`;
-}
-
-/** The page of one resource. */
-export function resourcePage(schema: PackageSpec, token: string, resource: ResourceSpec, options: RenderOptions = {}): Page {
-  const { module, kind } = splitToken(token);
-  const text = [
-    BANNER,
-    "",
-    `# ${module}.${kind}`,
-    "",
-    `Token: \`${token}\``,
-    "",
-    bodyOf(resource),
-    "",
-    timeoutsLine(resource),
-    "",
-    examples(schema, token, resource, options),
-    "",
-    inputsTable(resource),
-    "",
-    outputsTable(resource),
-    "",
-    typesSection(schema, resource),
-    "",
-    importSection(token, resource),
-    "",
-  ].join("\n");
-  return { file: pageFile(token), text: text.replace(/\n{3,}/g, "\n\n") };
-}
-
-/** The page of the provider's configuration: stack settings `<package>:<name>` or Provider inputs. */
-export function providerPage(schema: PackageSpec): Page {
-  const variables = schema.config?.variables ?? {};
-  const rows = Object.entries(variables).map(([name, p]) =>
-    [
-      `\`${schema.name}:${name}\``,
-      typeText(p),
-      defaultText(p),
-      p.secret ? "yes" : "",
-      cell(p.description ?? ""),
-    ].join(" | "),
-  );
-  const text = [
-    BANNER,
-    "",
-    "# Provider configuration",
-    "",
-    (schema.provider?.description ?? "").trim(),
-    "",
-    `The default provider reads these stack settings; an explicit \`${schema.name}.Provider\` resource takes`,
-    "the same names as inputs. Set secrets with `pulumi config set --secret`.",
-    "",
-    "| setting | type | default | secret | description |",
-    "| --- | --- | --- | --- | --- |",
-    ...rows.map((r) => `| ${r} |`),
-    "",
-  ].join("\n");
-  return { file: "provider.md", text: text.replace(/\n{3,}/g, "\n\n") };
-}
-
-/** Every page of the schema: the index, the provider page and one page per resource. */
-export function renderReference(schema: PackageSpec, options: RenderOptions = {}): Page[] {
-  const tokens = Object.keys(schema.resources ?? {}).sort();
-  const resources = tokens.map((t) => resourcePage(schema, t, schema.resources![t], options));
-  const index = [
-    BANNER,
-    "",
-    `# ${schema.displayName ?? schema.name} reference`,
-    "",
-    `Package \`${schema.name}\`${schema.version ? ` ${schema.version}` : ""}: the resources of its schema, one page each.`,
-    "",
-    "- [Provider configuration](provider.md)",
-    ...tokens.map((t) => `- [${t}](${pageFile(t)}): ${cell(summary(schema.resources![t].description))}`),
-    "",
-  ].join("\n");
-  return [{ file: "README.md", text: index }, providerPage(schema), ...resources];
 }

@@ -1,6 +1,7 @@
 import { fieldDescription, nativeToken, pulumiName, tokenParts } from "../../core/definition/describe";
 import type { Kind, OutputField } from "../../core/definition/kind";
 import { CONFIG_VARIABLES } from "../../core/definition/provider-config";
+import { dataSourceName } from "../../core/definition/lookup";
 import type { Field, TypeSpec } from "../../core/definition/values";
 
 type Json = Record<string, unknown>;
@@ -99,6 +100,38 @@ function resourceOf(kind: Kind, registry: TypeRegistry): Json {
   };
 }
 
+/** The function entries of a kind's lookups (definition/lookup.ts), by token `clusterform:<module>:<name>`. */
+function functionsOf(kind: Kind, registry: TypeRegistry): Json {
+  const functions: Json = {};
+  const { module } = tokenParts(kind);
+  const objectOf = (fields: Readonly<Record<string, Field>>): Json => {
+    const properties: Json = {};
+    const required: string[] = [];
+    for (const [key, field] of Object.entries(fields)) {
+      properties[pulumiName(key, field)] = registry.propertyOf(field);
+      if (field.required) required.push(pulumiName(key, field));
+    }
+    return { properties, ...(required.length > 0 ? { required } : {}) };
+  };
+  for (const lookup of kind.lookups ?? []) {
+    const oneOf = lookup.form === "object" && lookup.oneOf ? ` Give exactly one of ${lookup.oneOf.map((k) => `\`${k}\``).join(" or ")}.` : "";
+    functions[`clusterform:${module}:${lookup.name}`] = {
+      description: `${lookup.description}${oneOf} Only reads: the object stays whoever's it is.`,
+      ...(Object.keys(lookup.args).length > 0 ? { inputs: objectOf(lookup.args) } : {}),
+      outputs: objectOf(lookup.result),
+      language: {
+        clusterform: {
+          kind: kind.type,
+          form: lookup.form,
+          dataSource: dataSourceName(lookup.platform, lookup.name),
+          ...(lookup.form === "object" && lookup.oneOf ? { oneOf: lookup.oneOf.map((k) => pulumiName(k, lookup.args[k])) } : {}),
+        },
+      },
+    };
+  }
+  return functions;
+}
+
 /** The provider's configuration, as stack config variables and as the provider resource's inputs. */
 function configProperties(): Json {
   return Object.fromEntries(
@@ -119,10 +152,12 @@ export const PLUGIN_DOWNLOAD_URL = "https://github.com/clusterform/clusterform/r
  */
 export function pulumiPackageSchema(kinds: readonly Kind[], version: string): Json {
   const resources: Json = {};
+  const functions: Json = {};
   const types: Json = {};
   for (const kind of kinds) {
     const registry = new TypeRegistry(tokenParts(kind).module);
     resources[nativeToken(kind)] = resourceOf(kind, registry);
+    Object.assign(functions, functionsOf(kind, registry));
     Object.assign(types, registry.types);
   }
   const config = configProperties();
@@ -152,6 +187,7 @@ export function pulumiPackageSchema(kinds: readonly Kind[], version: string): Js
     },
     types: sortKeys(types),
     resources,
+    functions,
   };
 }
 

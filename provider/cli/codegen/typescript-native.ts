@@ -1,6 +1,8 @@
 import { nativeToken, pulumiName, tokenParts } from "../../core/definition/describe";
 import type { Kind } from "../../core/definition/kind";
 import { CONFIG_VARIABLES } from "../../core/definition/provider-config";
+import { GET_MARKER } from "../../engines/pulumi-native/tokens";
+import { nativeFunctions } from "./typescript-functions";
 import { Emitter, GENERATED_HEADER, kebab } from "./typescript-sdk";
 
 // Generates `sdk/native/`: the same resources for the native plugin `pulumi-resource-clusterform`,
@@ -10,6 +12,8 @@ import { Emitter, GENERATED_HEADER, kebab } from "./typescript-sdk";
 /** `sdk/native/<module>.ts`: the native classes of one platform. */
 export function nativeModuleFile(module: string, kinds: readonly Kind[]): { path: string; text: string } {
   const imports: string[] = [];
+  /** Type names the file takes from the dynamic classes' files, by file. */
+  const imported = new Map<string, Set<string>>();
   const classes: string[] = [];
   for (const kind of kinds) {
     const { name } = tokenParts(kind);
@@ -25,7 +29,8 @@ export function nativeModuleFile(module: string, kinds: readonly Kind[]): { path
     }
     const used = declared.join("\n");
     const typeNames = emitter.names().filter((t) => new RegExp(`\\b${t}\\b`).test(used));
-    if (typeNames.length > 0) imports.push(`import type { ${typeNames.join(", ")} } from "../${module}/${kebab(name)}";`);
+    const file = `../${module}/${kebab(name)}`;
+    imported.set(file, new Set([...(imported.get(file) ?? []), ...typeNames]));
     const props = [
       ...Object.entries(kind.allInputs).map(([key, f]) => `        ${pulumiName(key, f)}: args.${pulumiName(key, f)},`),
       ...Object.keys(kind.outputs)
@@ -33,6 +38,12 @@ export function nativeModuleFile(module: string, kinds: readonly Kind[]): { path
         .map((key) => `        ${key}: undefined,`),
     ];
     const anyRequired = Object.values(kind.allInputs).some((f) => f.required);
+    const getKeys = [...new Set([...Object.entries(kind.allInputs).map(([key, f]) => pulumiName(key, f)), ...Object.keys(kind.outputs)])];
+    const given = [
+      "      {",
+      ...props,
+      "      }",
+    ];
     classes.push(
       [
         `/** ${name} through the native plugin (\`${nativeToken(kind)}\`): see the dynamic class of the same name. */`,
@@ -43,19 +54,34 @@ export function nativeModuleFile(module: string, kinds: readonly Kind[]): { path
         "    super(",
         `      ${JSON.stringify(nativeToken(kind))},`,
         "      name,",
-        "      {",
-        ...props,
-        "      },",
+        // A get sends only the marker, but names every property, so that each output resolves.
+        `      args === (GET as unknown) ? { ...GET, ${getKeys.map((k) => `${k}: undefined`).join(", ")} } : ${given.join("\n").trimStart()},`,
         "      // The dynamic class's type as an alias: a stack written with it moves to this class with no change on the platform.",
         `      pulumi.mergeOptions({ aliases: [{ type: ${JSON.stringify(`pulumi-nodejs:dynamic/${kind.type}`)} }] }, opts),`,
         "    );",
+        "  }",
+        "",
+        "  /**",
+        `   * Reads the live ${name} \`id\` (its import id: ${kind.importId?.shape ?? "its id"}) into the program without managing it: the`,
+        "   * engine reads it on every run and never changes or deletes it.",
+        "   */",
+        `  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): ${name} {`,
+        `    return new ${name}(name, GET as unknown as ${name}Args, { ...opts, id });`,
         "  }",
         "}",
         "",
       ].join("\n"),
     );
   }
-  const text = [GENERATED_HEADER, 'import * as pulumi from "@pulumi/pulumi";', ...imports, "", ...classes].join("\n");
+  const functions = nativeFunctions(module, kinds);
+  for (const [file, names] of functions.imports) imported.set(file, new Set([...(imported.get(file) ?? []), ...names]));
+  for (const [file, names] of imported) if (names.size > 0) imports.push(`import type { ${[...names].join(", ")} } from "${file}";`);
+  const getMarker = [
+    "/** What a static get sends: the plugin reads the object without taking it for an import. */",
+    `const GET = { ${GET_MARKER}: true };`,
+    "",
+  ];
+  const text = [GENERATED_HEADER, 'import * as pulumi from "@pulumi/pulumi";', ...imports, "", ...getMarker, ...classes, ...functions.text].join("\n");
   return { path: `sdk/native/${module}.ts`, text };
 }
 

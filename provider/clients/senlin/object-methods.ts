@@ -1,7 +1,7 @@
 import type { RestCallOptions } from "../shared/rest-caller";
 import { defined, fromNode, fromPolicy, fromProfile, toListQuery, toNodeCreate, type Wire } from "./mapping";
 import { actionIdOf, MICROVERSIONS, type SenlinTransport } from "./transport";
-import type { Accepted, DeleteResult, ListQuery, Node, NodeSpec, Policy, Profile, TypedSpec } from "./types";
+import type { Accepted, DeleteResult, InstalledType, ListQuery, Node, NodeSpec, Policy, Profile, TypedSpec } from "./types";
 
 const q = (s: string) => JSON.stringify(s);
 
@@ -35,6 +35,10 @@ export interface SenlinObjectMethods {
   createNode(spec: NodeSpec, options?: RestCallOptions): Promise<Accepted<Node>>;
   /** DELETE /v1/nodes/{id} (202). NotFound on a retry counts as success. */
   deleteNode(identity: string, options?: RestCallOptions): Promise<DeleteResult>;
+  /** GET /v1/profile-types: the profile types the server has installed. */
+  listProfileTypes(options?: RestCallOptions): Promise<InstalledType[]>;
+  /** GET /v1/policy-types: the policy types the server has installed. */
+  listPolicyTypes(options?: RestCallOptions): Promise<InstalledType[]>;
 }
 
 type Kind = "profile" | "policy" | "node";
@@ -91,5 +95,20 @@ export function objectMethods(t: SenlinTransport): SenlinObjectMethods {
       return { value: fromNode(response.body.node), actionId: actionIdOf(response) };
     },
     deleteNode: (identity, o) => remove("node", identity, o),
+    listProfileTypes: (o) => types("ListProfileTypes", "/profile-types", "profile_types", o),
+    listPolicyTypes: (o) => types("ListPolicyTypes", "/policy-types", "policy_types", o),
   };
+
+  // Asked at the base microversion, every Senlin answers each type's full name (`os.nova.server-1.0`);
+  // from 1.5 the name and version come apart, with a support status this client does not need.
+  async function types(operation: string, path: string, key: string, o?: RestCallOptions): Promise<InstalledType[]> {
+    const response = await t.call<Record<string, Wire[] | undefined>>("read", operation, { method: "GET", path }, v, o);
+    return (response.body?.[key] ?? []).map((entry) => installedType(String(entry.name ?? "")));
+  }
+}
+
+/** `os.nova.server-1.0` as its full name, the spec's `type` and its `version` (split at the last dash). */
+function installedType(full: string): InstalledType {
+  const at = full.lastIndexOf("-");
+  return at > 0 ? { name: full, type: full.slice(0, at), version: full.slice(at + 1) } : { name: full, type: full, version: "" };
 }

@@ -226,3 +226,13 @@ export interface ClusterAttribute {
   id: string;
   value: unknown;
 }
+
+/** A profile or policy type a Senlin server has installed. */
+export interface InstalledType {
+  /** The full name, e.g. `os.nova.server-1.0`. */
+  name: string;
+  /** What a spec's `type` says, e.g. `os.nova.server`. */
+  type: string;
+  /** What a spec's `version` says, e.g. `1.0`. */
+  version: string;
+}

@@ -4,6 +4,7 @@ import type { ImportDefinition } from "../contract";
 import type { KindPlanner } from "../plan/operation";
 import { COMMON_IGNORED, type FieldPolicy, type PolicyTable } from "../planner";
 import { type CheckFailure, durationString, orUnknown } from "../validation";
+import type { Lookup } from "./lookup";
 import { type Field, objectSchema, optional, required, type TypeSpec, type Value, type ValuesOf } from "./values";
 
 type Fields = Readonly<Record<string, Field>>;
@@ -81,6 +82,11 @@ export interface KindBehaviour<Fs extends Fields, Hs extends Fields> {
   operations(): Promise<ResourceOperations<InputsOf<Fs, Hs>>>;
   /** How an object is read by its import id (import.ts), loaded when an import runs. */
   importer(): Promise<ImportDefinition>;
+  /**
+   * What programs read without owning (definition/lookup.ts): the object by the identity its import
+   * uses, lists with the platform's filters, what the platform offers. Reads only. @default none
+   */
+  lookups?: readonly Lookup[];
 }
 
 /** Validated `timeouts`. */

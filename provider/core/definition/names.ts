@@ -91,3 +91,16 @@ export function failureInEngineNames<F extends { property: string; reason: strin
   const rename = (text: string) => (text.startsWith(top) ? name + text.slice(top.length) : text);
   return { ...failure, property: rename(failure.property), reason: rename(failure.reason) };
 }
+
+/**
+ * Values keyed by fields that are not a kind's (a lookup's arguments or result, definition/lookup.ts)
+ * renamed to an engine's names, nested objects included; other keys pass unchanged.
+ */
+export function fieldsToEngineNames(fields: Readonly<Record<string, Field>>, values: Record<string, unknown>, engine: Engine): Record<string, unknown> {
+  return renameObject(fields, values, engine, true);
+}
+
+/** The reverse of {@link fieldsToEngineNames}. */
+export function fieldsFromEngineNames(fields: Readonly<Record<string, Field>>, values: Record<string, unknown>, engine: Engine): Record<string, unknown> {
+  return renameObject(fields, values, engine, false);
+}

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { intInRange, oneOf, orUnknown } from "../validation";
+import { intInRange, oneOf, orUnknown, uuid } from "../validation";
 
 /**
  * The engine-neutral type of a value: what the Pulumi schema, the SDKs, the Terraform schema and the
@@ -147,6 +147,10 @@ export const v = {
   },
   string(): Value<string> {
     return { type: { kind: "string" }, validate: orUnknown(z.string()) };
+  },
+  /** A UUID (lowercase hex, 8-4-4-4-12). */
+  uuid(): Value<string> {
+    return { type: { kind: "string" }, validate: uuid() };
   },
   boolean(): Value<boolean> {
     return { type: { kind: "boolean" }, validate: orUnknown(z.boolean()) };

@@ -4,7 +4,7 @@ import { type ConfigReader, PLATFORMS, resolveEndpoint } from "../../core/config
 import { cancelAllWaits } from "../../core/retry";
 import type { Props } from "../../core/contract";
 import type { Kind } from "../../core/definition/kind";
-import { failureInEngineNames, fromEngineNames, hiddenOf, toEngineNames } from "../../core/definition/names";
+import { failureInEngineNames, fieldsFromEngineNames, fieldsToEngineNames, fromEngineNames, hiddenOf, toEngineNames } from "../../core/definition/names";
 import type { Holder } from "../../core/engine";
 import { Holds, holdStoreFor } from "../../core/holds";
 import { type Core, createCore } from "../../core/runtime";
@@ -17,7 +17,7 @@ import { NATIVE_ENGINE } from "./engine";
 import { markSecret, unwrapSecrets } from "./secrets";
 import { configFromRequest, type ConfigureRequestLike } from "./provider-config";
 import { type RequestHooks, takeCurrentRequest, takeDiffOldInputs } from "./server-hooks";
-import { kindTypeOf, secretOutputsOf } from "./tokens";
+import { GET_MARKER, kindTypeOf, lookupOfToken, secretOutputsOf, secretResultsOf } from "./tokens";
 import { parseUrn } from "./urn";
 
 /*
@@ -148,6 +148,11 @@ export function nativePlugin(version: string, schema: () => Promise<string>): Na
     async read(id, urn, props) {
       const kind = await kindOfUrn(urn);
       const { plain, secretKeys } = unwrapSecrets(props ?? {});
+      if (plain[GET_MARKER] === true) {
+        // A native class's static get: the live object as a state, read only and held by nothing.
+        const seen = await core.observe(kind, { id });
+        return { id: seen.id, props: answer(kind, seen.state, []) };
+      }
       if (Object.keys(plain).length === 0) {
         // Import (`pulumi import`, the `import` option): the engine sends the id alone.
         const imported = await core.import(kind, { id, identity: importIdentityOf(urn), holder: holderOf(urn) });
@@ -171,6 +176,15 @@ export function nativePlugin(version: string, schema: () => Promise<string>): Na
       } catch (err) {
         throw partialStateForEngine(err, {}, (props) => answer(kind, props, secretKeys));
       }
+    },
+    // A function (`clusterform:<platform>:get<Name>`): a lookup of the core, which only reads. A missing
+    // object is an error naming the kind, the key and the endpoint; bad arguments are check failures.
+    async invoke(token, inputs) {
+      const { kind, lookup } = await lookupOfToken(token);
+      const args = fieldsFromEngineNames(lookup.args, unwrapSecrets(inputs).plain, "pulumi");
+      const outcome = await core.lookup(kind, { name: lookup.name, args });
+      if (!outcome.result) return { outputs: {}, failures: outcome.failures.map(forEngine).map((f) => ({ property: f.property, reason: f.reason })) };
+      return { outputs: markSecret(fieldsToEngineNames(lookup.result, outcome.result, "pulumi"), secretResultsOf(lookup)) };
     },
     async delete(id, urn, props) {
       const request = takeCurrentRequest();

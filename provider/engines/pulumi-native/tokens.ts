@@ -1,5 +1,6 @@
 import type { Kind } from "../../core/definition/kind";
-import { isKindType, KIND_TYPES } from "../../kinds";
+import type { Lookup } from "../../core/definition/lookup";
+import { isKindType, KIND_TYPES, kindOf } from "../../kinds";
 
 /** The plugin's package name: tokens are `clusterform:<platform>:<Kind>`. */
 export const PACKAGE = "clusterform";
@@ -27,3 +28,33 @@ export function secretOutputsOf(kind: Kind): string[] {
     .filter(([, output]) => output.secret)
     .map(([key]) => key);
 }
+
+/**
+ * The kind and the lookup of a function token (`clusterform:cmassh:getCluster` is `cmassh:Cluster`'s
+ * `getCluster`), loading only that platform's kinds.
+ * @throws Error naming the token and the platform's functions when it serves no such function.
+ */
+export async function lookupOfToken(token: string): Promise<{ kind: Kind; lookup: Lookup }> {
+  const [pkg, module, name] = token.split(":");
+  const kinds = pkg === PACKAGE ? await Promise.all(KIND_TYPES.filter((t) => t.startsWith(`${module}:`)).map((t) => kindOf(t))) : [];
+  for (const kind of kinds) {
+    const lookup = kind.lookups?.find((l) => l.name === name);
+    if (lookup) return { kind, lookup };
+  }
+  const known = kinds.flatMap((k) => (k.lookups ?? []).map((l) => `${PACKAGE}:${module}:${l.name}`));
+  throw new Error(`clusterform: unknown function "${token}"; ${known.length > 0 ? `this plugin serves: ${known.join(", ")}` : "functions are clusterform:<platform>:get<Name>"}`);
+}
+
+/** The result fields a lookup always returns secret (a kubeconfig), in Pulumi names. */
+export function secretResultsOf(lookup: Lookup): string[] {
+  return Object.entries(lookup.result)
+    .filter(([, field]) => field.secret)
+    .map(([key, field]) => field.names?.pulumi ?? key);
+}
+
+/**
+ * The one input the native classes' static `get(name, id)` sends: the engine passes a `get`'s
+ * inputs to Read (an import sends none), so the plugin reads the object without taking it for an
+ * import (no hold in the run, no warning about inputs the platform does not report).
+ */
+export const GET_MARKER = "__clusterformGet";

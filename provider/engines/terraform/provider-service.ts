@@ -9,6 +9,7 @@ import { PROVIDER_ATTRIBUTES, PROVIDER_TYPE, providerConfigReader } from "./prov
 import { storedSchema } from "./schema-cache";
 import { TYPE_NAMES } from "./kind-modules";
 import { TERRAFORM_ENGINE } from "./engine";
+import { argsOf, buildDataSources, dataSource, dataStateOf } from "./data-sources";
 import { ctyOf, resourceType, resourceTypes, type TfAttribute, type TfResourceType } from "./schema";
 import { decodePrivate, encodePrivate, fromHandler, holderOf, inputsOf, newHolder, planningHolder, propsOf, stateOf, withHolder, withIdentity } from "./state";
 import type { Stopper } from "./stopper";
@@ -65,12 +66,28 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
     }
   };
 
+  const theSchema = async () => (schema ??= storedSchema() ?? (await providerSchema()));
   return {
-    getMetadata: () => ({
-      serverCapabilities: { getProviderSchemaOptional: true },
-      resources: TYPE_NAMES.map((typeName) => ({ typeName })),
-    }),
-    getProviderSchema: () => guarded(async () => (schema ??= storedSchema() ?? (await providerSchema()))),
+    getMetadata: () =>
+      guarded(async () => ({
+        serverCapabilities: { getProviderSchemaOptional: true },
+        resources: TYPE_NAMES.map((typeName) => ({ typeName })),
+        dataSources: Object.keys((await theSchema()).dataSourceSchemas as object).map((typeName) => ({ typeName })),
+      })),
+    getProviderSchema: () => guarded(theSchema),
+    validateDataResourceConfig: () => ({}),
+    // A data source is a lookup of the core (only reads): bad arguments point at their attribute; a
+    // missing object fails naming the kind, the key and the endpoint; a list with no match is empty.
+    readDataSource: (req) =>
+      guarded(async () => {
+        const found = await dataSource(req.typeName);
+        if (!found) throw new Error(`clusterform: unknown data source "${req.typeName}"; this release serves: ${Object.keys((await theSchema()).dataSourceSchemas as object).join(", ")}`);
+        const { type, kind } = found;
+        const config = (read(req.config, type.objectType) ?? {}) as TfObject;
+        const outcome = await (await theCore()).lookup(kind, { name: type.lookup.name, args: argsOf(type, config) });
+        if (!outcome.result) return { diagnostics: failureDiagnostics(type, outcome.failures) };
+        return { state: dv(dataStateOf(type, config, outcome.result), type.objectType) };
+      }),
     validateProviderConfig: () => ({}),
     configureProvider: (req) =>
       guarded(async () => {
@@ -268,6 +285,8 @@ function withCreateAdvice(type: TfResourceType, err: unknown): unknown {
 /** GetProviderSchema's answer, from every kind's definition (the build stores it: schema-cache.ts). */
 export async function providerSchema() {
   const types = await resourceTypes();
+  const { allKinds } = await import("../../kinds");
+  const dataSources = buildDataSources(await allKinds());
   return {
     provider: {
       block: {
@@ -276,6 +295,7 @@ export async function providerSchema() {
       },
     },
     resourceSchemas: Object.fromEntries([...types.values()].map((type) => [type.name, schemaOf(type)])),
+    dataSourceSchemas: Object.fromEntries([...dataSources.values()].map(({ type }) => [type.name, schemaOf(type)])),
     serverCapabilities: { getProviderSchemaOptional: true },
   };
 }

@@ -46,6 +46,8 @@ export interface TofuProvider {
   client: Client<typeof Provider>;
   stopper: Stopper;
   schemaOf(typeName: string): TypeSchema;
+  /** A data source's schema as tofu reads it. */
+  dataSchemaOf(typeName: string): TypeSchema;
 }
 
 const decoder = new TextDecoder();
@@ -94,6 +96,7 @@ export async function startTofuProvider(config: Record<string, string>): Promise
   expect(answer.diagnostics).toEqual([]);
   const providerBlock = blockSchema(answer.provider!.block!);
   const types = new Map(Object.entries(answer.resourceSchemas).map(([name, s]) => [name, blockSchema(s.block!)]));
+  const dataTypes = new Map(Object.entries(answer.dataSourceSchemas).map(([name, s]) => [name, blockSchema(s.block!)]));
   const block = Object.fromEntries([...providerBlock.attributes.keys()].map((name) => [name, config[name] ?? null]));
   const configured = await client.configureProvider({ config: { msgpack: encodeMsgpack(block, providerBlock.objectType) } });
   expect(configured.diagnostics).toEqual([]);
@@ -103,6 +106,11 @@ export async function startTofuProvider(config: Record<string, string>): Promise
     schemaOf(typeName) {
       const found = types.get(typeName);
       if (!found) throw new Error(`test harness: the provider's schema has no resource type ${typeName}`);
+      return found;
+    },
+    dataSchemaOf(typeName) {
+      const found = dataTypes.get(typeName);
+      if (!found) throw new Error(`test harness: the provider's schema has no data source ${typeName}`);
       return found;
     },
   };

@@ -8,6 +8,11 @@ import { ClusterformError } from "../../core/errors";
 // call that Senlin gives no idempotency key, both updates one PATCH of given values, and both
 // deletes are refused while a cluster uses the object.
 
+/** A lookup's filter arguments that are set, as Senlin's list query takes them. */
+export function senlinFilters(args: Record<string, unknown>, keys: readonly string[]): Record<string, string> {
+  return Object.fromEntries(keys.filter((k) => typeof args[k] === "string").map((k) => [k, String(args[k])]));
+}
+
 /** NotFound as undefined. */
 export async function orMissing<T>(read: () => Promise<T>): Promise<T | undefined> {
   try {

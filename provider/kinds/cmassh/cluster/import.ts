@@ -1,7 +1,9 @@
-import type { ImportDefinition } from "../../../core/contract";
+import type { ImportDefinition, OperationContext, Props } from "../../../core/contract";
+import { ClusterformError } from "../../../core/errors";
 import { readDeadline } from "../../fields";
 import { cmasshClient, findCluster } from "../common";
 import { CLUSTER_TIMEOUTS } from "./schema";
+import { compareVersions } from "./version";
 
 /**
  * Import of `cmassh:Cluster` by its name, the id create records. cma-ssh's GetCluster reports only
@@ -21,3 +23,36 @@ export const clusterImport: ImportDefinition = {
     };
   },
 };
+
+/** Every cluster of the endpoint (GetClusterList: names and statuses), for `getClusters`. */
+export async function listClusters(ctx: OperationContext): Promise<Props[]> {
+  const clusters = await (await cmasshClient(ctx.config)).getClusterList({ deadline: readDeadline({}, CLUSTER_TIMEOUTS) });
+  return clusters.map((c) => ({ id: c.name, name: c.name, status: c.status, statusMessage: c.statusMessage }));
+}
+
+/** Versions, oldest first, and the newest. */
+function versionsResult(versions: readonly string[]): Props {
+  const sorted = [...versions].sort(compareVersions);
+  return { versions: sorted, ...(sorted.length > 0 ? { newest: sorted[sorted.length - 1] } : {}) };
+}
+
+/**
+ * The versions a new cluster can be created at, for `getVersions`: GetUpgradeClusterInformation
+ * without a cluster name (the upstream server ignores the name and answers its list; the local
+ * control plane answers its whole catalogue for the empty name).
+ */
+export async function offeredVersions(ctx: OperationContext): Promise<Props> {
+  return versionsResult(await (await cmasshClient(ctx.config)).getUpgradeClusterInformation("", { deadline: readDeadline({}, CLUSTER_TIMEOUTS) }));
+}
+
+/** The versions cluster `name` may move to, for `getClusterUpgrades`; undefined when there is no such cluster. */
+export async function clusterUpgrades(ctx: OperationContext, args: Props): Promise<Props | undefined> {
+  const name = String(args.name);
+  try {
+    const versions = await (await cmasshClient(ctx.config)).getUpgradeClusterInformation(name, { deadline: readDeadline({}, CLUSTER_TIMEOUTS) });
+    return { name, ...versionsResult(versions) };
+  } catch (err) {
+    if (err instanceof ClusterformError && err.code === "NotFound") return undefined;
+    throw err;
+  }
+}

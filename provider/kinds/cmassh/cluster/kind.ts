@@ -1,5 +1,6 @@
 import { defineKind } from "../../../core/definition/kind";
 import { completeName, identityOf } from "../../fields";
+import { clusterLookups } from "./lookups";
 import { clusterPlanner } from "./plan";
 import { clusterKind } from "./schema";
 import { versionChangeFailures } from "./version";
@@ -13,4 +14,5 @@ export const cmasshCluster = defineKind(clusterKind, {
   planner: clusterPlanner,
   operations: async () => (await import("./operations")).clusterOperations,
   importer: async () => (await import("./import")).clusterImport,
+  lookups: clusterLookups,
 });

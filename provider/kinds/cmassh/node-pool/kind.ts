@@ -1,5 +1,6 @@
 import { defineKind } from "../../../core/definition/kind";
 import { completeName, identityOf } from "../../fields";
+import { nodePoolLookups } from "./lookups";
 import { nodePoolPlanner } from "./plan";
 import { nodePoolKind } from "./schema";
 
@@ -11,4 +12,5 @@ export const cmasshNodePool = defineKind(nodePoolKind, {
   planner: nodePoolPlanner,
   operations: async () => (await import("./operations")).nodePoolOperations,
   importer: async () => (await import("./import")).nodePoolImport,
+  lookups: nodePoolLookups,
 });

@@ -1,6 +1,6 @@
-import type { NodeRecord } from "../../../clients/cyclecloud/types";
+import type { ClusterStatus, NodeRecord } from "../../../clients/cyclecloud/types";
 import { deepEqual } from "../../../core/planner";
-import type { ImportDefinition } from "../../../core/contract";
+import type { ImportDefinition, LiveObject, OperationContext } from "../../../core/contract";
 import { readDeadline, seedValues } from "../../fields";
 import { cycleCloudClient, isClusterNotFound } from "../common";
 import { bucketOf, type PoolState } from "./converge";
@@ -97,23 +97,67 @@ export const nodePoolImport: ImportDefinition = {
       if (isClusterNotFound(err)) return undefined;
       throw err;
     }
-    const nodes = records
-      .map((node) => ({ node, seq: seqOf(node, base) }))
-      .filter((n): n is { node: NodeRecord; seq: number } => n.seq !== undefined && n.node.Template === nodearray && roleOf(n.node) !== "leaving" && n.node.State !== "Terminated")
-      .sort((a, b) => a.seq - b.seq);
-    if (nodes.length === 0) return undefined;
+    if (poolNodes(records, nodearray, base).length === 0) return undefined;
     const status = await client.getClusterStatus(clusterName, false, { deadline });
-    const array = status.nodearrays.find((n) => n.name === nodearray);
-    const buckets = array?.buckets ?? [];
-    const defaults = typeof array?.nodearray === "object" && array.nodearray !== null ? (array.nodearray as Props) : {};
-    const shaped = shapingInputs(base, { clusterName, nodearray }, nodes.map((n) => n.node), defaults);
-    const state: PoolState = {
-      nodeIds: nodes.map((n) => n.node.NodeId),
-      requestSeq: nodes[nodes.length - 1].seq,
-      lastOperationId: "",
-      coresPerNode: bucketOf(buckets, nodes[0].node.MachineType)?.virtualMachine.vcpuCount ?? 1,
-    };
-    const inputs = Object.fromEntries(Object.entries({ ...shaped.inputs, count: nodes.length }).filter(([, v]) => v !== undefined));
-    return { inputs, outputs: outputsOf(state, records), unreported: shaped.unreported };
+    return poolOf(clusterName, nodearray, base, records, status);
   },
 };
+
+/** The pool's nodes (of the nodearray and request base, not on their way out), in request order. */
+function poolNodes(records: readonly NodeRecord[], nodearray: string, base: string): { node: NodeRecord; seq: number }[] {
+  return records
+    .map((node) => ({ node, seq: seqOf(node, base) }))
+    .filter((n): n is { node: NodeRecord; seq: number } => n.seq !== undefined && n.node.Template === nodearray && roleOf(n.node) !== "leaving" && n.node.State !== "Terminated")
+    .sort((a, b) => a.seq - b.seq);
+}
+
+/** The pool of a request base as the cluster's nodes and status show it; undefined when it has no node. */
+function poolOf(clusterName: string, nodearray: string, base: string, records: readonly NodeRecord[], status: ClusterStatus): LiveObject | undefined {
+  const nodes = poolNodes(records, nodearray, base);
+  if (nodes.length === 0) return undefined;
+  const array = status.nodearrays.find((n) => n.name === nodearray);
+  const buckets = array?.buckets ?? [];
+  const defaults = typeof array?.nodearray === "object" && array.nodearray !== null ? (array.nodearray as Props) : {};
+  const shaped = shapingInputs(base, { clusterName, nodearray }, nodes.map((n) => n.node), defaults);
+  const state: PoolState = {
+    nodeIds: nodes.map((n) => n.node.NodeId),
+    requestSeq: nodes[nodes.length - 1].seq,
+    lastOperationId: "",
+    coresPerNode: bucketOf(buckets, nodes[0].node.MachineType)?.virtualMachine.vcpuCount ?? 1,
+  };
+  const inputs = Object.fromEntries(Object.entries({ ...shaped.inputs, count: nodes.length }).filter(([, v]) => v !== undefined));
+  return { inputs, outputs: outputsOf(state, [...records]), unreported: shaped.unreported };
+}
+
+/** The request-id base of a node Clusterform requested (`clusterform-<owner>-<hash>`, then `-<seq>` after the first). */
+const OWN_REQUEST = /^(clusterform-[0-9a-f]{16}-[0-9a-f]{8})(?:-\d+)?$/;
+
+/**
+ * The pools Clusterform made in a cluster (its nodes grouped by nodearray and request base, from
+ * one node list and one cluster status), optionally of one nodearray, for `getNodePools`. A cluster
+ * that does not exist has none.
+ */
+export async function listNodePools(ctx: OperationContext, args: Props): Promise<Props[]> {
+  const clusterName = String(args.clusterName);
+  const client = await cycleCloudClient(ctx.config);
+  const deadline = readDeadline({}, NODE_POOL_TIMEOUTS);
+  let records: NodeRecord[];
+  try {
+    records = (await client.listNodes(clusterName, {}, { deadline })).nodes;
+  } catch (err) {
+    if (isClusterNotFound(err)) return [];
+    throw err;
+  }
+  const groups = new Set<string>();
+  for (const node of records) {
+    const base = OWN_REQUEST.exec(node.RequestId ?? "")?.[1];
+    if (base && node.Template && (args.nodearray === undefined || node.Template === args.nodearray)) groups.add(`${node.Template}/${base}`);
+  }
+  if (groups.size === 0) return [];
+  const status = await client.getClusterStatus(clusterName, false, { deadline });
+  return [...groups].sort().flatMap((group) => {
+    const [nodearray, base] = group.split("/");
+    const pool = poolOf(clusterName, nodearray, base, records, status);
+    return pool ? [{ id: `${clusterName}/${group}`, ...pool.inputs, ...pool.outputs }] : [];
+  });
+}

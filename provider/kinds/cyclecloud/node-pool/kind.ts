@@ -1,4 +1,5 @@
 import { defineKind } from "../../../core/definition/kind";
+import { nodePoolLookups } from "./lookups";
 import { nodePoolPlanner } from "./plan";
 import { poolIdentity } from "./pool";
 import { hasUnknownIdentity, nodePoolKind } from "./schema";
@@ -11,4 +12,5 @@ export const cyclecloudNodePool = defineKind(nodePoolKind, {
   planner: nodePoolPlanner,
   operations: async () => (await import("./operations")).nodePoolOperations,
   importer: async () => (await import("./import")).nodePoolImport,
+  lookups: nodePoolLookups,
 });

@@ -44,7 +44,7 @@ function matching(pattern: RegExp, rule: string, extra?: (v: string) => string |
 }
 
 /** A CycleCloud cluster, nodearray or placement group name. */
-const ccName = () => matching(NAME, "must be 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit");
+export const ccName = () => matching(NAME, "must be 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit");
 
 /** `nameFormat`: node names with exactly one `%d`, where CycleCloud puts the node's index. */
 const nameFormat = () =>

@@ -1,5 +1,5 @@
 import { ReservationType, type ResourcePoolSpec } from "../../../../proto/gen/peloton/api/v1alpha/respool/respool_pb";
-import type { ImportDefinition } from "../../../core/contract";
+import type { ImportDefinition, OperationContext } from "../../../core/contract";
 import { readDeadline } from "../../fields";
 import { orMissing, pelotonClient } from "../common";
 import { outputsOf } from "./operations";
@@ -50,3 +50,18 @@ export const resourcePoolImport: ImportDefinition = {
     };
   },
 };
+
+/** The id of the pool at an absolute path (LookupResourcePoolID), for `getResourcePool` by path; undefined when no pool is there. */
+export async function poolIdAtPath(ctx: OperationContext, args: Props): Promise<string | undefined> {
+  const id = await orMissing(async () => (await pelotonClient(ctx.config)).lookupResourcePoolId(String(args.path), { deadline: readDeadline({}, POOL_TIMEOUTS) }));
+  return id || undefined;
+}
+
+/** Every pool, the root included (one QueryResourcePools), for `getResourcePools`. */
+export async function listResourcePools(ctx: OperationContext): Promise<Props[]> {
+  const pools = await (await pelotonClient(ctx.config)).queryResourcePools({ deadline: readDeadline({}, POOL_TIMEOUTS) });
+  return pools.map((info) => {
+    const id = info.respoolId?.value ?? "";
+    return { id, respoolId: id, ...inputsOf(info.spec, info.parent?.value || ROOT), ...outputsOf(info) };
+  });
+}

@@ -1,5 +1,6 @@
 import { defineKind } from "../../../core/definition/kind";
 import { isKnownString } from "../common";
+import { resourcePoolLookups } from "./lookups";
 import { resourcePoolPlanner } from "./plan";
 import { completeResourcePool, resourcePoolKind } from "./schema";
 
@@ -11,4 +12,5 @@ export const pelotonResourcePool = defineKind(resourcePoolKind, {
   planner: resourcePoolPlanner,
   operations: async () => (await import("./operations")).resourcePoolOperations,
   importer: async () => (await import("./import")).resourcePoolImport,
+  lookups: resourcePoolLookups,
 });

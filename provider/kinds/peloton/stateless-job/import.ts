@@ -1,9 +1,10 @@
 import { JobState } from "../../../../proto/gen/peloton/api/v1alpha/job/stateless/stateless_pb";
-import type { ImportDefinition } from "../../../core/contract";
+import type { ImportDefinition, OperationContext, Props } from "../../../core/contract";
+import { ClusterformError } from "../../../core/errors";
 import { readDeadline } from "../../fields";
 import { orMissing, pelotonClient } from "../common";
 import { jobInputsOf } from "./import-spec";
-import { jobOutputs } from "./job-status";
+import { jobOutputs, jobStateName } from "./job-status";
 import { JOB_TIMEOUTS } from "./schema";
 
 /**
@@ -25,3 +26,43 @@ export const statelessJobImport: ImportDefinition = {
     return { inputs, outputs: jobOutputs(id, detail), prior: { jobId: id, respoolId: inputs.respoolId } };
   },
 };
+
+/**
+ * The id of the job of a name (GetJobIDFromJobName), for `getStatelessJob` by name; undefined when
+ * no job has it.
+ * @throws ClusterformError FailedPrecondition listing the ids when several jobs have it.
+ */
+export async function jobIdOfName(ctx: OperationContext, args: Props): Promise<string | undefined> {
+  const name = String(args.name);
+  const ids = (await orMissing(async () => (await pelotonClient(ctx.config)).getJobIdsFromName(name, { deadline: readDeadline({}, JOB_TIMEOUTS) }))) ?? [];
+  if (ids.length > 1) {
+    throw new ClusterformError({
+      code: "FailedPrecondition",
+      platformCode: "AMBIGUOUS",
+      operation: `GetJobIDFromJobName name ${JSON.stringify(name)}`,
+      platformMessage: `${ids.length} jobs have this name (${ids.join(", ")}): look the job up by \`id\``,
+    });
+  }
+  return ids[0];
+}
+
+/** The jobs matching Peloton's query (one QueryJobs: labels, name, owner), newest first, for `getStatelessJobs`. */
+export async function queryJobs(ctx: OperationContext, args: Props): Promise<Props[]> {
+  const labels = Object.entries((args.labels ?? {}) as Record<string, string>).map(([key, value]) => ({ key, value }));
+  const spec = { labels, name: typeof args.name === "string" ? args.name : "", owner: typeof args.owner === "string" ? args.owner : "" };
+  const reply = await (await pelotonClient(ctx.config)).queryJobs(spec, { deadline: readDeadline({}, JOB_TIMEOUTS) });
+  return reply.records.map((job) => {
+    const id = job.jobId?.value ?? "";
+    return {
+      id,
+      jobId: id,
+      name: job.name,
+      respoolId: job.respoolId?.value ?? "",
+      instanceCount: job.instanceCount,
+      labels: Object.fromEntries(job.labels.map((l) => [l.key, l.value])),
+      jobOwner: job.owner,
+      owningTeam: job.owningTeam,
+      state: jobStateName(job.status?.state),
+    };
+  });
+}

@@ -1,5 +1,6 @@
 import { defineKind } from "../../../core/definition/kind";
 import { isKnownString } from "../common";
+import { statelessJobLookups } from "./lookups";
 import { statelessJobPlanner } from "./plan";
 import { completeStatelessJob, statelessJobKind } from "./schema";
 
@@ -11,4 +12,5 @@ export const pelotonStatelessJob = defineKind(statelessJobKind, {
   planner: statelessJobPlanner,
   operations: async () => (await import("./operations")).statelessJobOperations,
   importer: async () => (await import("./import")).statelessJobImport,
+  lookups: statelessJobLookups,
 });

@@ -1,6 +1,8 @@
-import type { ImportDefinition } from "../../../core/contract";
+import type { Cluster } from "../../../clients/senlin/types";
+import type { ImportDefinition, OperationContext } from "../../../core/contract";
 import { readDeadline } from "../../fields";
 import { ClusterformError } from "../../../core/errors";
+import { senlinFilters } from "../catalog-ops";
 import { senlinClient } from "../client";
 import { outputsOf } from "./operations";
 import { CLUSTER_TIMEOUTS, DEFAULT_TIMEOUT_SECONDS, OWNER_KEY } from "./schema";
@@ -37,17 +39,32 @@ export const clusterImport: ImportDefinition = {
     }
     const bindings = await client.listClusterPolicies(id, undefined, { deadline });
     const policies = bindings.map((b) => ({ policy: b.policyName || b.policyId, enabled: b.enabled }));
-    const inputs: Props = {
-      name: cluster.name,
-      profile: cluster.profileName ?? cluster.profileId,
-      minSize: cluster.minSize,
-      maxSize: cluster.maxSize,
-      desiredCapacity: cluster.desiredCapacity,
-      timeout: cluster.timeout === DEFAULT_TIMEOUT_SECONDS ? undefined : cluster.timeout,
-      metadata: userMetadata(cluster.metadata),
-      config: nonEmpty(cluster.config),
-      policies: policies.length > 0 ? policies : undefined,
-    };
-    return { inputs: Object.fromEntries(Object.entries(inputs).filter(([, v]) => v !== undefined)), outputs: outputsOf(cluster) };
+    return { inputs: inputsOf(cluster, policies), outputs: outputsOf(cluster) };
   },
 };
+
+/** The inputs a Senlin cluster reports; `policies` are its bindings' (another call), absent when not read. */
+function inputsOf(cluster: Cluster, policies?: readonly { policy: string; enabled: boolean }[]): Props {
+  const inputs: Props = {
+    name: cluster.name,
+    profile: cluster.profileName ?? cluster.profileId,
+    minSize: cluster.minSize,
+    maxSize: cluster.maxSize,
+    desiredCapacity: cluster.desiredCapacity,
+    timeout: cluster.timeout === DEFAULT_TIMEOUT_SECONDS ? undefined : cluster.timeout,
+    metadata: userMetadata(cluster.metadata),
+    config: nonEmpty(cluster.config),
+    policies: policies && policies.length > 0 ? policies : undefined,
+  };
+  return Object.fromEntries(Object.entries(inputs).filter(([, v]) => v !== undefined));
+}
+
+/**
+ * The clusters of the project matching the filters (one GET /v1/clusters with Senlin's own `name`
+ * and `status` filters), for `getClusters`: each with what the list reports (attached policies are
+ * another call per cluster, so they are left out).
+ */
+export async function listClusters(ctx: OperationContext, args: Props): Promise<Props[]> {
+  const clusters = await (await senlinClient(ctx.config)).listClusters({ filters: senlinFilters(args, ["name", "status"]) }, { deadline: readDeadline({}, CLUSTER_TIMEOUTS) });
+  return clusters.map((c) => ({ id: c.id, ...inputsOf(c), ...outputsOf(c) }));
+}

@@ -1,6 +1,7 @@
 import { isUnknown, UNKNOWN } from "../../../core/validation";
 import { completeName } from "../../fields";
 import { defineKind, type Kind } from "../../../core/definition/kind";
+import { clusterLookups } from "./lookups";
 import { clusterPlanner } from "./plan";
 import { type ClusterInputs, clusterKind, type PolicyBinding } from "./schema";
 
@@ -41,4 +42,5 @@ export const senlinCluster = defineKind(clusterKind, {
   planner: clusterPlanner,
   operations: async () => (await import("./operations")).clusterOperations,
   importer: async () => (await import("./import")).clusterImport,
+  lookups: clusterLookups,
 });

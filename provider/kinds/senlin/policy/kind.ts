@@ -2,6 +2,7 @@ import { isUnknown } from "../../../core/validation";
 import { completeName } from "../../fields";
 import { defineKind, type Kind } from "../../../core/definition/kind";
 import { catalogPlanner } from "../catalog-plan";
+import { policyLookups } from "./lookups";
 import { policyIdentity } from "../typed-spec";
 import { POLICY_CALLS, type PolicyInputs, policyKind } from "./schema";
 
@@ -27,4 +28,5 @@ export const senlinPolicy = defineKind(policyKind, {
   planner: catalogPlanner("Policy", { create: POLICY_CALLS.CreatePolicy, update: POLICY_CALLS.UpdatePolicy, delete: POLICY_CALLS.DeletePolicy }),
   operations: async () => (await import("./operations")).policyOperations,
   importer: async () => (await import("./import")).policyImport,
+  lookups: policyLookups,
 });

@@ -1,6 +1,7 @@
 import { readDeadline } from "../../fields";
-import type { ImportDefinition } from "../../../core/contract";
-import { orMissing } from "../catalog-ops";
+import type { Profile } from "../../../clients/senlin/types";
+import type { ImportDefinition, OperationContext, Props } from "../../../core/contract";
+import { orMissing, senlinFilters } from "../catalog-ops";
 import { senlinClient } from "../client";
 import { profileOutputsOf } from "./operations";
 import { OWNER_KEY, PROFILE_TIMEOUTS } from "./schema";
@@ -19,8 +20,22 @@ export const profileImport: ImportDefinition = {
     const client = await senlinClient(ctx.config);
     const profile = await orMissing(() => client.getProfile(id, { deadline: readDeadline({}, PROFILE_TIMEOUTS) }));
     if (!profile) return undefined;
-    const { [OWNER_KEY]: _owner, ...metadata } = profile.metadata;
-    const inputs = { name: profile.name, spec: profile.spec, ...(Object.keys(metadata).length > 0 ? { metadata } : {}) };
-    return { inputs, outputs: profileOutputsOf(profile) };
+    return { inputs: inputsOf(profile), outputs: profileOutputsOf(profile) };
   },
 };
+
+function inputsOf(profile: Profile): Props {
+  const { [OWNER_KEY]: _owner, ...metadata } = profile.metadata;
+  return { name: profile.name, spec: profile.spec, ...(Object.keys(metadata).length > 0 ? { metadata } : {}) };
+}
+
+/** The project's profiles matching Senlin's `name` and `type` filters (one GET /v1/profiles), for `getProfiles`. */
+export async function listProfiles(ctx: OperationContext, args: Props): Promise<Props[]> {
+  const profiles = await (await senlinClient(ctx.config)).listProfiles({ filters: senlinFilters(args, ["name", "type"]) }, { deadline: readDeadline({}, PROFILE_TIMEOUTS) });
+  return profiles.map((p) => ({ id: p.id, ...inputsOf(p), ...profileOutputsOf(p) }));
+}
+
+/** The installed profile types (one GET /v1/profile-types), for `getProfileTypes`. */
+export async function profileTypes(ctx: OperationContext): Promise<Props> {
+  return { types: await (await senlinClient(ctx.config)).listProfileTypes({ deadline: readDeadline({}, PROFILE_TIMEOUTS) }) };
+}

@@ -2,6 +2,7 @@ import { isUnknown } from "../../../core/validation";
 import { completeName } from "../../fields";
 import { defineKind, type Kind } from "../../../core/definition/kind";
 import { catalogPlanner } from "../catalog-plan";
+import { profileLookups } from "./lookups";
 import { profileIdentity } from "../typed-spec";
 import { PROFILE_CALLS, type ProfileInputs, profileKind } from "./schema";
 
@@ -28,4 +29,5 @@ export const senlinProfile = defineKind(profileKind, {
   planner: catalogPlanner("Profile", { create: PROFILE_CALLS.CreateProfile, update: PROFILE_CALLS.UpdateProfile, delete: PROFILE_CALLS.DeleteProfile }),
   operations: async () => (await import("./operations")).profileOperations,
   importer: async () => (await import("./import")).profileImport,
+  lookups: profileLookups,
 });

@@ -1,8 +1,9 @@
 import type { SnapshotState } from "../../../clients/vcluster/types";
 import { OWNER_LABEL_KEY } from "../../../core/naming";
-import type { ImportDefinition } from "../../../core/contract";
+import type { ImportDefinition, OperationContext } from "../../../core/contract";
 import { readDeadline } from "../../fields";
 import { isNotFound, vclusterClient } from "../common";
+import { labelSelector } from "../lookup-args";
 import { outputsOf } from "./operations";
 import { SNAPSHOT_TIMEOUTS } from "./schema";
 
@@ -46,3 +47,19 @@ export const snapshotImport: ImportDefinition = {
     }
   },
 };
+
+/** The snapshots matching the API's vcluster, namespace and label filters (ListSnapshots, every page), for `getSnapshots`. */
+export async function listSnapshots(ctx: OperationContext, args: Props): Promise<Props[]> {
+  const client = await vclusterClient(ctx.config);
+  const text = (key: string) => (typeof args[key] === "string" ? String(args[key]) : "");
+  const filter = { vclusterName: text("vclusterName"), namespace: text("namespace"), labelSelector: labelSelector(args.labels) };
+  const deadline = readDeadline({}, SNAPSHOT_TIMEOUTS);
+  const all: SnapshotState[] = [];
+  for (let pageToken = ""; ; ) {
+    const page = await client.listSnapshots({ ...filter, pageSize: 100, pageToken }, { deadline });
+    all.push(...page.items);
+    if (!page.nextPageToken) break;
+    pageToken = page.nextPageToken;
+  }
+  return all.map((s) => ({ id: s.id, ...inputsOf(s), ...outputsOf(s) }));
+}

@@ -1,5 +1,6 @@
 import { defineKind } from "../../../core/definition/kind";
 import { completeName, identityOf } from "../../fields";
+import { snapshotLookups } from "./lookups";
 import { snapshotPlanner } from "./plan";
 import { snapshotKind } from "./schema";
 
@@ -11,4 +12,5 @@ export const vclusterSnapshot = defineKind(snapshotKind, {
   planner: snapshotPlanner,
   operations: async () => (await import("./operations")).snapshotOperations,
   importer: async () => (await import("./import")).snapshotImport,
+  lookups: snapshotLookups,
 });

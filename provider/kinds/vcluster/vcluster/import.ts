@@ -1,8 +1,9 @@
 import type { VClusterState } from "../../../clients/vcluster/types";
 import { OWNER_LABEL_KEY } from "../../../core/naming";
-import type { ImportDefinition } from "../../../core/contract";
+import type { ImportDefinition, OperationContext } from "../../../core/contract";
 import { readDeadline } from "../../fields";
 import { findVCluster, vclusterClient } from "../common";
+import { labelSelector } from "../lookup-args";
 import { VCLUSTER_TIMEOUTS } from "./schema";
 import { outputsOf, SPEC_FIELDS } from "./state";
 
@@ -64,3 +65,11 @@ export const vclusterImport: ImportDefinition = {
     return live ? { inputs: inputsOf(live), outputs: outputsOf(live) } : undefined;
   },
 };
+
+/** The vclusters matching the API's namespace and label filters (ListVClusters, every page), for `getVClusters`. */
+export async function listVClusters(ctx: OperationContext, args: Props): Promise<Props[]> {
+  const client = await vclusterClient(ctx.config);
+  const filter = { namespace: typeof args.namespace === "string" ? args.namespace : "", labelSelector: labelSelector(args.labels) };
+  const all = await client.listAllVClusters(filter, { deadline: readDeadline({}, VCLUSTER_TIMEOUTS) });
+  return all.map((state) => ({ id: state.id, ...inputsOf(state), ...outputsOf(state) }));
+}

@@ -1,5 +1,6 @@
 import { defineKind } from "../../../core/definition/kind";
 import { completeName, identityOf } from "../../fields";
+import { vclusterLookups } from "./lookups";
 import { vclusterPlanner } from "./plan";
 import { vclusterKind } from "./schema";
 
@@ -11,4 +12,5 @@ export const vclusterVCluster = defineKind(vclusterKind, {
   planner: vclusterPlanner,
   operations: async () => (await import("./operations")).vclusterOperations,
   importer: async () => (await import("./import")).vclusterImport,
+  lookups: vclusterLookups,
 });
