@@ -27,7 +27,10 @@ describe("cma-ssh under faults: state stays true, nothing orphaned, nothing dupl
 
   it("fails within clusterform:unreachableTimeout against an endpoint nothing listens on, naming the address", async () => {
     t = await openCmasshStack({ program: "cmassh-single", config: { "clusterform:unreachableTimeout": "3s" } });
-    const address = `http://127.0.0.1:${t.plane.port}`;
+    // A privileged port nothing here listens on and no server takes (the stopped plane's own port
+    // can be taken at once by a server another test file starts, which then answers instead).
+    const address = "http://127.0.0.1:2"; // not 9: fetch refuses the discard port
+    await t.stack.setConfig("clusterform:endpoint", address);
     await t.plane.stop();
     // The cluster's create timeout is 2 minutes: only the unreachable limit can end the run sooner.
     const started = Date.now();

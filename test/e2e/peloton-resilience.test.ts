@@ -146,7 +146,10 @@ describe("Peloton: replacements, interrupted runs, faults and an unreachable pla
   it("fails within clusterform:unreachableTimeout against an endpoint nothing listens on, naming the address", async () => {
     t = await openTestStack({ program: "peloton", workspace: "peloton-resilience", config: { "clusterform:unreachableTimeout": "3s" } });
     await t.configure(web("nginx:1"));
-    const address = `http://127.0.0.1:${t.plane.port}`;
+    // A privileged port nothing here listens on and no server takes (the stopped plane's own port
+    // can be taken at once by a server another test file starts, which then answers instead).
+    const address = "http://127.0.0.1:2"; // not 9: fetch refuses the discard port
+    await t.stack.setConfig("clusterform:endpoint", address);
     await t.plane.stop();
     const started = Date.now();
     const failure = await t.stack.up().then(

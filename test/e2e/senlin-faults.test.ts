@@ -68,7 +68,11 @@ describe("senlin under faults: state stays true, nothing orphaned, nothing dupli
   it("fails within clusterform:unreachableTimeout against an address nothing listens on, naming it", async () => {
     t = await openSenlinStack({ timeScale: 0.1, config: { "clusterform:unreachableTimeout": "3s" } });
     await t.configure({ cluster: { profile: "web-profile" } });
-    const port = t.plane.port;
+    // A privileged port nothing here listens on and no server takes (the stopped plane's own port can be
+    // taken at once by a server another test file starts, which then answers instead); not 9: fetch
+    // refuses the discard port.
+    const port = 2;
+    await t.stack.setConfig("clusterform:endpoint", `http://127.0.0.1:${port}`);
     await t.plane.stop();
     const started = Date.now();
     const failure = await t.stack.up().then(
