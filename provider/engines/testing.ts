@@ -69,6 +69,15 @@ export interface DrivenResource {
   destroy(): Promise<void>;
 }
 
+/** One Pulumi resource as the engine's checkpoint keeps it between runs. */
+export interface StateEntry {
+  id: string;
+  /** The inputs Check answered. */
+  inputs: Props;
+  /** The outputs create, update or read answered. */
+  outputs: Props;
+}
+
 /**
  * Pulumi's order of a replacement (its step generator): the resource option `deleteBeforeReplace`
  * when the program sets it ("the user can override the provider's decision"), else the Diff's answer.

@@ -5,7 +5,7 @@ import { ownerMarker } from "../../core/naming";
 import { createCore } from "../../core/runtime";
 import { kindOf } from "../../kinds";
 import { nativePlugin } from "../pulumi-native/provider";
-import { type AdapterPlane, auditSeq, InOrder, KIND_CASES, type KindCase, platformCalls, platformWrites, pulumiNamed, startAdapterPlane } from "../testing";
+import { type AdapterPlane, auditSeq, InOrder, KIND_CASES, type KindCase, platformCalls, platformWrites, pulumiNamed, type StateEntry, startAdapterPlane } from "../testing";
 import { DYNAMIC_ENGINE } from "./engine";
 import { type DynamicMethods, dynamicMethods } from "./provider";
 
@@ -30,14 +30,6 @@ afterAll(async () => {
   await Promise.all(Object.values(planes).map((p) => p.close()));
 });
 
-/** One resource of the stack as the engine's checkpoint keeps it between runs. */
-interface Entry {
-  id: string;
-  /** The inputs Check answered. */
-  inputs: Props;
-  /** The outputs create, update or read answered. */
-  outputs: Props;
-}
 
 /** A kind's resource in the stack: what the SDK sends for it, and the engine's state of it. */
 class Resource {
@@ -45,7 +37,7 @@ class Resource {
   readonly urn: string;
   /** The program's inputs now (definition keys). */
   program: Props;
-  entry: Entry | undefined;
+  entry: StateEntry | undefined;
   readonly steps = new InOrder();
 
   constructor(
@@ -82,7 +74,7 @@ class Resource {
   }
 
   /** The entry, which an earlier step made. */
-  get live(): Entry {
+  get live(): StateEntry {
     if (!this.entry) throw new Error(`${this.c.type}: no state entry (the create step did not record one)`);
     return this.entry;
   }

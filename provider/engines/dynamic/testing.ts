@@ -7,7 +7,7 @@ import { Holds, memoryHoldStore } from "../../core/holds";
 import { ownerMarker } from "../../core/naming";
 import { createCore } from "../../core/runtime";
 import { type KindType, kindOf } from "../../kinds";
-import { type AdapterPlane, type Applied, type DrivenResource, type EngineDriver, InOrder, type Previewed, type Program, pulumiReplaceOrder } from "../testing";
+import { type AdapterPlane, type Applied, type DrivenResource, type EngineDriver, InOrder, type Previewed, type Program, pulumiReplaceOrder, type StateEntry } from "../testing";
 import { DYNAMIC_ENGINE } from "./engine";
 import { type DynamicMethods, dynamicMethods } from "./provider";
 
@@ -20,22 +20,13 @@ import { type DynamicMethods, dynamicMethods } from "./provider";
 
 type Props = Record<string, unknown>;
 
-/** One resource of the stack as the engine's checkpoint keeps it between runs. */
-export interface Entry {
-  id: string;
-  /** The inputs Check answered. */
-  inputs: Props;
-  /** The outputs create, update or read answered. */
-  outputs: Props;
-}
-
 /** A kind's resource in a stack: what the SDK sends for it, and the engine's state of it. */
 export class DynamicResource implements DrivenResource {
   readonly engine = "dynamic";
   readonly urn: string;
   /** The program's inputs now (definition keys). */
   program: Props = {};
-  entry: Entry | undefined;
+  entry: StateEntry | undefined;
   /** The steps of this resource's life, in order beside other resources' (lifecycle tests). */
   readonly steps = new InOrder();
   private kind: Kind | undefined;
@@ -75,7 +66,7 @@ export class DynamicResource implements DrivenResource {
   }
 
   /** The entry, which an earlier step made. */
-  get live(): Entry {
+  get live(): StateEntry {
     if (!this.entry) throw new Error(`${this.type} ${this.name}: no state entry (the create step did not record one)`);
     return this.entry;
   }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AdapterPlane, auditSeq, InOrder, KIND_CASES, type KindCase, platformCalls, platformWrites, pulumiNamed, startAdapterPlane } from "../testing";
+import { type AdapterPlane, auditSeq, InOrder, KIND_CASES, type KindCase, platformCalls, platformWrites, pulumiNamed, type StateEntry, startAdapterPlane } from "../testing";
 import { unwrapSecrets } from "./secrets";
 import { failuresOf, type NativeServer, propsOf, secret, startNativeServer } from "./testing";
 
@@ -33,19 +33,13 @@ function configArgsOf(plane: AdapterPlane): Props {
   return { ...plain, cyclecloudPassword: secret(cyclecloudPassword), senlinPassword: secret(senlinPassword) };
 }
 
-/** The engine's state of one resource between runs. */
-interface Entry {
-  id: string;
-  inputs: Props;
-  outputs: Props;
-}
 
 /** A kind's resource in a stack of its own: what the program declares, and the engine's state of it. */
 class Resource {
   readonly stack: string;
   readonly urn: string;
   program: Props;
-  entry: Entry | undefined;
+  entry: StateEntry | undefined;
   readonly steps = new InOrder();
 
   constructor(
@@ -73,7 +67,7 @@ class Resource {
     return server.newRun(this.stack, configArgsOf(this.plane));
   }
 
-  get live(): Entry {
+  get live(): StateEntry {
     if (!this.entry) throw new Error(`${this.c.type}: no state entry (the create step did not record one)`);
     return this.entry;
   }
@@ -91,7 +85,7 @@ class Resource {
     return { changes: res.getChanges(), replaces: res.getReplacesList(), deleteBeforeReplace: res.getDeletebeforereplace() };
   }
 
-  async create(inputs: Props): Promise<Entry> {
+  async create(inputs: Props): Promise<StateEntry> {
     const res = await server.create(this.urn, inputs, TIMEOUT);
     return { id: res.getId(), inputs, outputs: propsOf(res.getProperties()) };
   }

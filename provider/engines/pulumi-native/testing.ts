@@ -13,7 +13,7 @@ import { planChange } from "../../cli/plan/plan-change";
 import type { Kind } from "../../core/definition/kind";
 import { toEngineNames } from "../../core/definition/names";
 import { type KindType, kindOf } from "../../kinds";
-import { type AdapterPlane, type Applied, type DrivenResource, type EngineDriver, InOrder, type Previewed, type Program, pulumiReplaceOrder } from "../testing";
+import { type AdapterPlane, type Applied, type DrivenResource, type EngineDriver, InOrder, type Previewed, type Program, pulumiReplaceOrder, type StateEntry } from "../testing";
 import { type NativePlugin, nativePlugin } from "./provider";
 import { SECRET_SIG, SIG_KEY, unwrapSecrets } from "./secrets";
 import { installServerHooks } from "./server-hooks";
@@ -267,20 +267,13 @@ export const DIFF_SOME = 2;
 /** `customTimeouts` of every create, update and delete: 10 minutes, in seconds. */
 export const TIMEOUT = 600;
 
-/** The engine's state of one resource between runs. */
-export interface NativeEntry {
-  id: string;
-  inputs: Props;
-  outputs: Props;
-}
-
 /** A resource of a kind in a stack: what the program declares, and the engine's state of it. */
 export class NativeResource implements DrivenResource {
   readonly engine = "pulumi";
   readonly urn: string;
   /** The program's inputs now (definition keys). */
   program: Props = {};
-  entry: NativeEntry | undefined;
+  entry: StateEntry | undefined;
   /** The steps of this resource's life, in order beside other resources' (lifecycle tests). */
   readonly steps = new InOrder();
   private kind: Kind | undefined;
@@ -303,7 +296,7 @@ export class NativeResource implements DrivenResource {
     await (await startNativeServer()).newRun(this.stack, configArgsOf(this.plane));
   }
 
-  get live(): NativeEntry {
+  get live(): StateEntry {
     if (!this.entry) throw new Error(`${this.type} ${this.name}: no state entry (the create step did not record one)`);
     return this.entry;
   }
@@ -325,12 +318,12 @@ export class NativeResource implements DrivenResource {
     return { changes: res.getChanges(), replaces: res.getReplacesList(), deleteBeforeReplace: res.getDeletebeforereplace() };
   }
 
-  async create(inputs: Props): Promise<NativeEntry> {
+  async create(inputs: Props): Promise<StateEntry> {
     const res = await (await startNativeServer()).create(this.urn, inputs, TIMEOUT);
     return { id: res.getId(), inputs, outputs: propsOf(res.getProperties()) };
   }
 
-  async update(news: Props): Promise<NativeEntry> {
+  async update(news: Props): Promise<StateEntry> {
     const res = await (await startNativeServer()).update({ id: this.live.id, urn: this.urn, olds: this.live.outputs, news, oldInputs: this.live.inputs, timeoutSeconds: TIMEOUT });
     return { ...this.live, inputs: news, outputs: propsOf(res.getProperties()) };
   }
