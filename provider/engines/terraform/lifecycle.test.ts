@@ -9,6 +9,7 @@ import {
   expectConsistentApply,
   expectValidPlan,
   proposedNew,
+  providerConfigOf,
   startTofuProvider,
   stateJson,
   type TofuProvider,
@@ -36,11 +37,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all(Object.values(planes).map((p) => p.close()));
 });
-
-/** The `provider "clusterform"` block that reaches a plane. */
-function providerConfigOf(plane: AdapterPlane): Record<string, string> {
-  return Object.fromEntries(Object.entries(plane.settings).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]));
-}
 
 /** HCL names of the fields these tests set: snake_case, and the attributes named otherwise. */
 const HCL_NAMES: Readonly<Record<string, string>> = { count: "node_count" };
