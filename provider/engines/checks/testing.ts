@@ -286,6 +286,20 @@ function tfConfig(s: Surfaces, type: KindType, name: string, inputs: Props): { t
   return { typeName, schema, config: configOf(schema, converted.value as TfObject) };
 }
 
+/** tofu plan of `inputs` against the state `made` left (none: a new object). */
+async function tfPlan(s: Surfaces, type: KindType, name: string, inputs: Props, made?: Made) {
+  const { typeName, schema, config } = tfConfig(s, type, name, inputs);
+  const prior = made ? (made.outputs as TfObject) : null;
+  const planned = await s.tofu.client.planResourceChange({
+    typeName,
+    priorState: dv(schema, prior),
+    proposedNewState: dv(schema, proposedNew(schema, prior, config)),
+    config: dv(schema, config),
+    priorPrivate: made?.private ?? new Uint8Array(),
+  });
+  return { typeName, schema, config, prior, planned };
+}
+
 const pulumiShown = (failures: { property: string; reason: string }[]): Shown[] => failures.map((f) => ({ heading: f.property, text: f.reason }));
 const tofuShown = (errors: { summary: string; detail: string; attribute?: string }[]): Shown[] =>
   errors.map((e) => ({ heading: e.summary, text: e.detail, ...(e.attribute === undefined ? {} : { attribute: e.attribute }) }));
@@ -306,15 +320,7 @@ async function checkWith(s: Surfaces, engine: EngineName, type: KindType, name: 
       return pulumiShown(failuresOf(answer));
     }
     case "terraform": {
-      const { typeName, schema, config } = tfConfig(s, type, name, inputs);
-      const prior = made ? (made.outputs as TfObject) : null;
-      const planned = await s.tofu.client.planResourceChange({
-        typeName,
-        priorState: dv(schema, prior),
-        proposedNewState: dv(schema, proposedNew(schema, prior, config)),
-        config: dv(schema, config),
-        priorPrivate: made?.private ?? new Uint8Array(),
-      });
+      const { typeName, schema, config, planned } = await tfPlan(s, type, name, inputs, made);
       const plan = tofuShown(errorsOf(planned.diagnostics));
       if (!made) {
         // Validation has no prior state: it answers for a new object only, and must agree with the plan.
@@ -396,15 +402,7 @@ async function failWith(s: Surfaces, engine: EngineName, type: KindType, name: s
       return { message: err.details, kept: partial ? partial.properties : made ? undefined : null };
     }
     case "terraform": {
-      const { typeName, schema, config } = tfConfig(s, type, name, inputs);
-      const prior = made ? (made.outputs as TfObject) : null;
-      const planned = await s.tofu.client.planResourceChange({
-        typeName,
-        priorState: dv(schema, prior),
-        proposedNewState: dv(schema, proposedNew(schema, prior, config)),
-        config: dv(schema, config),
-        priorPrivate: made?.private ?? new Uint8Array(),
-      });
+      const { typeName, schema, config, prior, planned } = await tfPlan(s, type, name, inputs, made);
       if (errorsOf(planned.diagnostics).length > 0) throw new Error(`terraform plan refused: ${JSON.stringify(errorsOf(planned.diagnostics))}`);
       const applied = await s.tofu.client.applyResourceChange({
         typeName,
