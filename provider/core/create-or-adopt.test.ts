@@ -237,4 +237,24 @@ describe("sendUnlessDone", () => {
     expect([value, time.sleeps]).toEqual(["action-1", [100, 200]]);
     expect(progress[0]).toBe(`ResizeCluster cluster "c": the cluster is busy (The cluster 'c' is in status UPDATING.); trying again`);
   });
+
+  it("names the last failure when a pause that fitted ends past the deadline", async () => {
+    // A real sleep can end late on a busy machine: this one takes 900 ms where 100 were asked.
+    const time = fakeTime();
+    let sends = 0;
+    const err = await sendUnlessDone({
+      operation: 'ScaleVCluster vcluster "a/b"',
+      deadline: new Deadline(500, time.now),
+      send: async () => {
+        sends++;
+        throw REFUSED();
+      },
+      sleep: async (ms) => time.sleep(ms + 800),
+      random: MAX_JITTER,
+    }).catch((e: ClusterformError) => e);
+    expect([sends, err.code, (err.cause as ClusterformError).platformCode]).toEqual([1, "DeadlineExceeded", "ECONNREFUSED"]);
+    expect(err.message).toBe(
+      'ScaleVCluster vcluster "a/b": TIMEOUT: not done after 900ms (timeout 500ms); still failing after 1 attempt(s): ECONNREFUSED: connection refused',
+    );
+  });
 });

@@ -3,7 +3,7 @@ import { resolveUnreachableTimeoutMs } from "./config";
 import type { CreateContext, FoundObject } from "./contract";
 import type { Deadline } from "./deadline";
 import { ClusterformError } from "./errors";
-import { pauseAfter, realSleep, retryPlan, type Sleep } from "./retry";
+import { deadlinePassed, pauseAfter, realSleep, retryPlan, type Sleep } from "./retry";
 
 /** Where a call that must not be sent twice blindly stands when it is sent. */
 export interface SendState {
@@ -73,13 +73,13 @@ export async function sendUnlessDone<T>(call: GuardedCall<T>): Promise<T> {
   const sleep = call.sleep ?? realSleep;
   const plan = retryPlan({ deadline, operation, random: call.random, unreachableMs: call.unreachableMs, policy: call.policy });
   let lost = false;
+  let failure: ClusterformError | undefined;
   for (let attempt = 0; ; attempt++) {
     if (call.look && (attempt > 0 || call.lookFirst)) {
       const done = await call.look(lost);
       if (done !== undefined) return done;
     }
-    if (deadline.expired()) throw deadline.exceeded(operation, `${attempt} attempt(s) made`);
-    let failure: ClusterformError;
+    if (deadline.expired()) throw deadlinePassed(plan, attempt, failure);
     try {
       return await call.send({ attempt, lost });
     } catch (err) {

@@ -76,6 +76,22 @@ describe("retryTransient", () => {
     );
   });
 
+  it("names the last failure when a pause that fitted ends past the deadline", async () => {
+    // A real sleep can end late on a busy machine: this one takes 900 ms where 100 were asked.
+    const time = fakeTime();
+    const { fn, calls } = failing([Code.Unavailable, Code.Unavailable]);
+    const error = await retryTransient(fn, {
+      deadline: new Deadline(500, time.now),
+      operation: OP,
+      sleep: async (ms) => time.sleep(ms + 800),
+      random: () => 0.999_999,
+    }).catch((e: unknown) => e);
+    const err = error as ClusterformError;
+    expect(calls).toEqual([0]);
+    expect([err.code, (err.cause as ClusterformError).code]).toEqual(["DeadlineExceeded", "Unavailable"]);
+    expect(err.message).toBe(`${OP}: TIMEOUT: not done after 900ms (timeout 500ms); still failing after 1 attempt(s): UNAVAILABLE: nope`);
+  });
+
   it("does not start when the deadline has already passed", async () => {
     const time = fakeTime();
     const deadline = new Deadline(10, time.now);

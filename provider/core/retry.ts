@@ -152,8 +152,20 @@ export function pauseAfter(failure: ClusterformError, attempt: number, plan: Ret
   if (policy.attempts !== undefined && attempt + 1 >= policy.attempts) return { stop: failure };
   const delayMs = backoffDelayMs(attempt, plan.random, policy.backoff);
   if (delayMs < deadline.remainingMs()) return { delayMs };
-  const detail = `still failing after ${attempt + 1} attempt(s): ${failure.platformCode}: ${failure.platformMessage}`;
-  return { stop: deadline.exceeded(operation, detail, failure) };
+  return { stop: deadline.exceeded(operation, stillFailing(attempt + 1, failure), failure) };
+}
+
+const stillFailing = (attempts: number, failure: ClusterformError) =>
+  `still failing after ${attempts} attempt(s): ${failure.platformCode}: ${failure.platformMessage}`;
+
+/**
+ * The error of a loop whose deadline passed before attempt `attempt` (0 first) could start: a pause
+ * that fitted can still end late on a busy machine. It names the last failure, when there was one,
+ * and carries it as its cause, so the platform's own answer (a refused connection, UNAVAILABLE) is
+ * not lost behind the timeout.
+ */
+export function deadlinePassed(plan: RetryPlan, attempt: number, last: ClusterformError | undefined): ClusterformError {
+  return plan.deadline.exceeded(plan.operation, last ? stillFailing(attempt, last) : `${attempt} attempt(s) made`, last);
 }
 
 /**
@@ -169,9 +181,9 @@ export async function retryTransient<T>(fn: (attempt: number) => Promise<T>, opt
   const { deadline, operation } = options;
   const sleep = options.sleep ?? realSleep;
   const plan = retryPlan(options);
+  let failure: ClusterformError | undefined;
   for (let attempt = 0; ; attempt++) {
-    if (deadline.expired()) throw deadline.exceeded(operation, `${attempt} attempt(s) made`);
-    let failure: ClusterformError;
+    if (deadline.expired()) throw deadlinePassed(plan, attempt, failure);
     try {
       return await fn(attempt);
     } catch (err) {

@@ -143,7 +143,11 @@ async function refusedUrl(): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
-describe.concurrent("operations against an unreachable endpoint fail within the resource's own timeout", () => {
+// The handlers are this module's: each describe configures them for its own endpoint, so the
+// describes run one after the other (vitest runs adjacent describe.concurrent blocks side by side,
+// and one's afterAll then closed the client the other's calls were using) and only their tests run
+// side by side.
+describe("operations against an unreachable endpoint fail within the resource's own timeout", () => {
   let url: string;
 
   beforeAll(async () => {
@@ -162,7 +166,7 @@ describe.concurrent("operations against an unreachable endpoint fail within the 
       `^${operation}: TIMEOUT: not done after \\d+ms \\(timeout 1s\\); still failing after \\d+ attempt\\(s\\): ECONNREFUSED: cannot reach http://127\\.0\\.0\\.1:\\d+: .*ECONNREFUSED`,
     );
 
-  it.each<[string, () => Promise<unknown>, RegExp]>([
+  it.concurrent.each<[string, () => Promise<unknown>, RegExp]>([
     [
       "cluster create (looking for an earlier attempt first)",
       () => clusterHandler.create({ ...cluster, autoNamed: false, timeouts: { create: "1s" } }),
@@ -194,7 +198,7 @@ describe.concurrent("operations against an unreachable endpoint fail within the 
   });
 });
 
-describe.concurrent("an unreachable platform fails after clusterform:unreachableTimeout, whatever the operation's timeout", () => {
+describe("an unreachable platform fails after clusterform:unreachableTimeout, whatever the operation's timeout", () => {
   let url: string;
   let config: ConfigReader;
 
@@ -211,7 +215,7 @@ describe.concurrent("an unreachable platform fails after clusterform:unreachable
   });
 
   // The operations allow 30 minutes: only the unreachable limit can end them within the test's time.
-  it.each<[string, () => Promise<unknown>, string]>([
+  it.concurrent.each<[string, () => Promise<unknown>, string]>([
     ["cluster create", () => clusterHandler.create({ ...cluster, autoNamed: false, timeouts: { create: "30m" } }), 'GetCluster cluster "prod-eu"'],
     ["cluster read", () => clusterHandler.read("prod-eu", { ...cluster, timeouts: { update: "30m" } }), 'GetCluster cluster "prod-eu"'],
     ["cluster delete", () => clusterHandler.delete("prod-eu", { ...cluster, timeouts: { delete: "30m" } }), 'DeleteCluster cluster "prod-eu"'],
