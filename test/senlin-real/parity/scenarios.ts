@@ -1,5 +1,5 @@
 /**
- * The Senlin scenarios run against the real Senlin and the local plane alike (parity.test.ts).
+ * The Senlin scenarios run against the real Senlin and the local plane alike (parity.ts).
  * Every step's answer is compared after normalising ids and times; steps with `wait` also compare
  * the action once it ended and the state it left.
  */

@@ -47,40 +47,43 @@ function compared(step: Step, observed: Observation): unknown {
   return o;
 }
 
-beforeAll(async () => {
-  known = readKnownDifferences();
-  // Time scale 0.1: the plane's actions take a tenth of their simulated durations.
-  plane = await startLocalControlPlane({ port: 0, dataDir: makeDataDir(), timeScale: 0.1 });
-});
-
-afterAll(async () => {
-  await plane?.close();
-  removeDataDirs();
-  // Every difference seen, listed or not, for whoever updates the table in the docs.
-  mkdirSync(workDir(), { recursive: true });
-  writeFileSync(path.join(workDir(), "senlin-parity-differences.json"), JSON.stringify(differences, null, 1));
-});
-
-describe("Senlin: the local plane against the real Senlin 14", () => {
-  for (const scenario of SCENARIOS) {
-    // Scenarios use objects of their own names: they run side by side, on both servers at once.
-    it.concurrent(`answers scenario "${scenario.name}" as the real server does, or as listed`, async () => {
-      const onReal = new ScenarioRun({ name: "real", senlinUrl: real.senlinUrl, token: await realToken(real.keystoneUrl, real.user, real.password, real.project) });
-      const onPlane = new ScenarioRun({ name: "plane", senlinUrl: plane.url, token: await planeToken(plane.url) });
-      const [r, p] = await Promise.all([onReal.scenario(scenario), onPlane.scenario(scenario)]);
-      const found = scenario.steps.flatMap((step) =>
-        diff("", compared(step, r.get(step.name)!), compared(step, p.get(step.name)!)).map((d) => ({ key: `${scenario.name} / ${step.name} / ${d.path.slice(1)}`, real: d.real, plane: d.plane })),
-      );
-      differences.push(...found);
-      const unlisted = found.filter((d) => !known.some((row) => covers(row, d)));
-      expect(unlisted, "differences not listed in docs/local-plane-fidelity.md").toEqual([]);
-    });
-  }
-});
-
-describe("Senlin: the list of differences in docs/local-plane-fidelity.md", () => {
-  it("lists no difference that is no longer seen", () => {
-    const stale = known.filter((row) => !differences.some((d) => covers(row, d)));
-    expect(stale.map((row) => `${row.scenario} / ${row.step} / ${row.field}`)).toEqual([]);
+/** Registers the parity scenarios and the check of the list of differences, with their plane (real-senlin.test.ts calls it). */
+export function parityScenarios(): void {
+  beforeAll(async () => {
+    known = readKnownDifferences();
+    // Time scale 0.1: the plane's actions take a tenth of their simulated durations.
+    plane = await startLocalControlPlane({ port: 0, dataDir: makeDataDir(), timeScale: 0.1 });
   });
-});
+
+  afterAll(async () => {
+    await plane?.close();
+    removeDataDirs();
+    // Every difference seen, listed or not, for whoever updates the table in the docs.
+    mkdirSync(workDir(), { recursive: true });
+    writeFileSync(path.join(workDir(), "senlin-parity-differences.json"), JSON.stringify(differences, null, 1));
+  });
+
+  describe("Senlin: the local plane against the real Senlin 14", () => {
+    for (const scenario of SCENARIOS) {
+      // Scenarios use objects of their own names: they run side by side, on both servers at once.
+      it.concurrent(`answers scenario "${scenario.name}" as the real server does, or as listed`, async () => {
+        const onReal = new ScenarioRun({ name: "real", senlinUrl: real.senlinUrl, token: await realToken(real.keystoneUrl, real.user, real.password, real.project) });
+        const onPlane = new ScenarioRun({ name: "plane", senlinUrl: plane.url, token: await planeToken(plane.url) });
+        const [r, p] = await Promise.all([onReal.scenario(scenario), onPlane.scenario(scenario)]);
+        const found = scenario.steps.flatMap((step) =>
+          diff("", compared(step, r.get(step.name)!), compared(step, p.get(step.name)!)).map((d) => ({ key: `${scenario.name} / ${step.name} / ${d.path.slice(1)}`, real: d.real, plane: d.plane })),
+        );
+        differences.push(...found);
+        const unlisted = found.filter((d) => !known.some((row) => covers(row, d)));
+        expect(unlisted, "differences not listed in docs/local-plane-fidelity.md").toEqual([]);
+      });
+    }
+  });
+
+  describe("Senlin: the list of differences in docs/local-plane-fidelity.md", () => {
+    it("lists no difference that is no longer seen", () => {
+      const stale = known.filter((row) => !differences.some((d) => covers(row, d)));
+      expect(stale.map((row) => `${row.scenario} / ${row.step} / ${row.field}`)).toEqual([]);
+    });
+  });
+}
