@@ -45,21 +45,23 @@ const SETTLE_MS = 3_000;
  * Waits until the cluster is RUNNING after an operation. A real cma-ssh server flips the status only
  * once its controller picks the change up, so a RUNNING seen before any PROVISIONING/RECONCILING
  * counts only after a short settling time; ERROR ends the wait at once.
- * @param after - the cluster's own operation the wait follows, named in messages (e.g. `UpgradeCluster to "1.31.6"`). @default none
- * @param by - whose operation waits when it is not the cluster's, put before messages and errors
+ * @param opts.progress - where progress messages go. @default none
+ * @param opts.after - the cluster's own operation the wait follows, named in messages (e.g. `UpgradeCluster to "1.31.6"`). @default none
+ * @param opts.by - whose operation waits when it is not the cluster's, put before messages and errors
  *   (e.g. `pool "general": ScaleNodePool to 5`), so a pool's row does not read as the cluster's. @default none
+ * @param opts.sent - whether the caller has just sent the cluster a change; when it has not (an
+ *   update that changes nothing on the platform), RUNNING needs no settling time. @default true
  * @returns the final cluster and the number of polls.
  */
 export async function waitForRunning(
   client: CmasshClient,
   name: string,
   deadline: Deadline,
-  progress?: (message: string) => unknown,
-  after?: string,
-  by?: string,
+  opts: { progress?: (message: string) => unknown; after?: string; by?: string; sent?: boolean } = {},
 ): Promise<{ cluster: ClusterDetail; polls: number }> {
+  const { progress, after, by, sent = true } = opts;
   const started = deadline.now();
-  let sawWork = false;
+  let sawWork = !sent;
   const result = await waitFor({
     poll: () => client.getCluster(name, { deadline }),
     isDone: (c) => {

@@ -66,7 +66,7 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
     await createCluster(ctx, inputs, deadline);
     const name = inputs.name!;
     try {
-      const { cluster } = await waitForRunning((await cmasshClient(ctx.config)), name, deadline, ctx.report.progress);
+      const { cluster } = await waitForRunning(await cmasshClient(ctx.config), name, deadline, { progress: ctx.report.progress });
       return { id: name, outs: outputsOf(cluster) };
     } catch (err) {
       // The cluster exists: record it (with __provider, so delete can run) rather than orphan it.
@@ -109,7 +109,7 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
     });
     try {
       const after = upgrade ? `${CLUSTER_CALLS.UpgradeCluster} to ${JSON.stringify(upgrade.args.to)}` : undefined;
-      const { cluster } = await waitForRunning(client, id, deadline, ctx.report.progress, after);
+      const { cluster } = await waitForRunning(client, id, deadline, { progress: ctx.report.progress, after, sent: upgraded });
       return outputsOf(cluster);
     } catch (err) {
       const seen = await findCluster(client, id, deadline).catch(() => undefined);

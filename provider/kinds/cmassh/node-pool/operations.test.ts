@@ -72,4 +72,28 @@ describe("a cma-ssh pool waiting for its cluster", () => {
       `pool "general-8b2e662": ${step}: waited 200ms for cluster "prod-abc" to be RUNNING`,
     ]);
   });
+
+  it("ends an update that sends nothing (only its timeouts change) at the first RUNNING, without the settling time a scale gets", async () => {
+    statuses = ["RUNNING"];
+    const retimed: NodePoolInputs & Props = { ...pool, timeouts: { create: "10m", update: "20m", delete: "10m" } };
+    const plan = planUpdate(nodePoolPolicies, nodePoolPlanner, pool, retimed, id);
+    expect(plan.operations).toEqual([]);
+    let settled = false;
+    const untouched = nodePoolOperations.update(context([]), id, pool, retimed, plan).then(() => {
+      settled = true;
+    });
+    await vi.advanceTimersByTimeAsync(0);
+    await untouched;
+    expect(settled).toBe(true);
+    // A scale with the cluster RUNNING throughout waits out the settling time (3 s) first.
+    let scaledDone = false;
+    const scale = nodePoolOperations.update(context([]), id, pool, scaled, planUpdate(nodePoolPolicies, nodePoolPlanner, pool, scaled, id)).then(() => {
+      scaledDone = true;
+    });
+    await vi.advanceTimersByTimeAsync(2_500);
+    expect(scaledDone).toBe(false);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await scale;
+    expect(scaledDone).toBe(true);
+  });
 });

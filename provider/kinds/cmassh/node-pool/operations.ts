@@ -36,9 +36,9 @@ function poolStep(name: string, call?: string): string {
 }
 
 /** Waits for the cluster to settle; a failure keeps the pool in the stack (it exists). */
-async function settle(ctx: OperationContext, clusterName: string, id: string, outs: Props, deadline: Deadline, step: string): Promise<Props> {
+async function settle(ctx: OperationContext, clusterName: string, id: string, outs: Props, deadline: Deadline, step: string, sent = true): Promise<Props> {
   try {
-    const { cluster } = await waitForRunning((await cmasshClient(ctx.config)), clusterName, deadline, ctx.report.progress, undefined, step);
+    const { cluster } = await waitForRunning(await cmasshClient(ctx.config), clusterName, deadline, { progress: ctx.report.progress, by: step, sent });
     return { clusterStatus: cluster.status };
   } catch (err) {
     throw withPartialState(err, id, outs);
@@ -114,7 +114,7 @@ export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
     await carryOut<typeof NODE_POOL_UPDATE_CALLS>("cmassh:NodePool", plan.operations, {
       [NODE_POOL_CALLS.ScaleNodePool]: (o) => scaleOrReAdd(ctx, { ...news, count: Number(o.args.count) }, clusterName, name, deadline),
     });
-    return settle(ctx, clusterName, id, news, deadline, poolStep(name, scale ? `${NODE_POOL_CALLS.ScaleNodePool} to ${scale.args.count}` : undefined));
+    return settle(ctx, clusterName, id, news, deadline, poolStep(name, scale ? `${NODE_POOL_CALLS.ScaleNodePool} to ${scale.args.count}` : undefined), scale !== undefined);
   },
 
   async delete(ctx, id, props) {
@@ -129,7 +129,7 @@ export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
       throw err;
     }
     if (await findCluster(client, clusterName, deadline)) {
-      await waitForRunning(client, clusterName, deadline, ctx.report.progress, undefined, poolStep(name, NODE_POOL_CALLS.DeleteNodePool));
+      await waitForRunning(client, clusterName, deadline, { progress: ctx.report.progress, by: poolStep(name, NODE_POOL_CALLS.DeleteNodePool) });
     }
   },
 };
