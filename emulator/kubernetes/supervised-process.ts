@@ -8,6 +8,7 @@ export const STOP_GRACE_MS = 5000;
 export class SupervisedProcess {
   readonly child: ChildProcess;
   private exited = false;
+  private stopAsked = false;
   readonly exit: Promise<number | null>;
 
   constructor(
@@ -49,8 +50,14 @@ export class SupervisedProcess {
     return !this.exited;
   }
 
+  /** True once {@link stop} was called: an exit after it was asked for, not a crash. */
+  get stopping(): boolean {
+    return this.stopAsked;
+  }
+
   /** SIGTERM, then SIGKILL after {@link STOP_GRACE_MS}; resolves once the process is gone. */
   async stop(): Promise<void> {
+    this.stopAsked = true;
     if (this.exited) return;
     this.child.kill("SIGTERM");
     const timer = setTimeout(() => this.child.kill("SIGKILL"), STOP_GRACE_MS);

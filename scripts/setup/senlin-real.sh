@@ -17,6 +17,28 @@ cf_senlin_real_present() {
   cf_apt_installed "${CF_SENLIN_REAL_PACKAGES[@]}" && [ -x /usr/bin/senlin-api ] && [ -x /usr/bin/keystone-manage ]
 }
 
+# Debian 12's python3-greenlet 2.0.2 crashes now and then under Python 3.11 ("SystemError: <built-in
+# method switch ...> returned NULL without setting an exception" in eventlet's timer loop; fixed in
+# greenlet 3.0, gevent issue 1985): a Senlin daemon died idle during a test run and every test after it
+# waited out its timeout. The daemons run with this greenlet first on PYTHONPATH
+# (test/harness/real-senlin.ts); eventlet 0.33.1 of the distribution works with it.
+CF_SENLIN_GREENLET=3.0.3
+
+cf_senlin_real_greenlet() {
+  local dir="$CF_CACHE/senlin-real/greenlet-$CF_SENLIN_GREENLET"
+  if [ ! -f "$dir/greenlet/__init__.py" ]; then
+    rm -rf "$dir.partial"
+    # The wheel for the distribution's python3 (3.11, CPython), whichever python3 comes first on PATH.
+    python3 -m pip install --quiet --disable-pip-version-check --no-deps --only-binary=:all: \
+      --python-version 3.11 --implementation cp --abi cp311 --platform manylinux2014_x86_64 \
+      --target "$dir.partial" "greenlet==$CF_SENLIN_GREENLET" >>"$CF_CACHE/senlin-real/install.log" 2>&1 ||
+      cf_fail "senlin (real): pip could not fetch greenlet $CF_SENLIN_GREENLET" "read $CF_CACHE/senlin-real/install.log"
+    mv "$dir.partial" "$dir"
+    cf_log "senlin (real): greenlet $CF_SENLIN_GREENLET for the daemons in $dir"
+  fi
+  export CLUSTERFORM_SENLIN_REAL_PYTHONPATH="$dir"
+}
+
 cf_setup_senlin_real() {
   if [ "${CLUSTERFORM_SKIP_SENLIN_REAL:-}" = 1 ]; then
     cf_log "senlin (real): skipped (CLUSTERFORM_SKIP_SENLIN_REAL=1)"
@@ -46,6 +68,7 @@ cf_setup_senlin_real() {
     cf_senlin_real_present || cf_fail "senlin (real): installed, but senlin-api or keystone-manage is missing" "read $CF_CACHE/senlin-real/install.log"
     cf_log "senlin (real): installed ($((SECONDS - start)) s)"
   fi
+  cf_senlin_real_greenlet
   export CLUSTERFORM_SENLIN_REAL=1
 }
 

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { promisify } from "node:util";
@@ -40,7 +40,12 @@ const START_TIMEOUT_MS = 180_000;
 export function missingRealSenlin(): string | undefined {
   const needed = ["/usr/bin/senlin-api", "/usr/bin/senlin-engine", "/usr/bin/senlin-conductor", "/usr/bin/senlin-manage", "/usr/bin/keystone-manage", "/usr/bin/uwsgi", "/usr/sbin/mariadbd", "/usr/lib/rabbitmq/bin/rabbitmq-server"];
   const missing = needed.filter((file) => !existsSync(file));
-  return missing.length === 0 ? undefined : `the real Senlin is not installed (missing ${missing.join(", ")}): run scripts/setup.sh (step senlin-real)`;
+  if (missing.length > 0) return `the real Senlin is not installed (missing ${missing.join(", ")}): run scripts/setup.sh (step senlin-real)`;
+  const greenlet = process.env.CLUSTERFORM_SENLIN_REAL_PYTHONPATH;
+  if (!greenlet || !existsSync(path.join(greenlet, "greenlet", "__init__.py"))) {
+    return `the greenlet the Senlin daemons run with is missing (CLUSTERFORM_SENLIN_REAL_PYTHONPATH=${greenlet ?? "unset"}): run the tests with npm test, or source scripts/setup.sh (step senlin-real)`;
+  }
+  return undefined;
 }
 
 async function until(what: string, probe: () => Promise<boolean>, alive: () => boolean, log: string): Promise<void> {
@@ -66,6 +71,48 @@ function ini(sections: Record<string, Record<string, string | number>>): string 
 
 /** The distribution's python3: another one may come first on PATH. */
 const PY_ENV = { PATH: `/usr/bin:/bin:/usr/sbin:/sbin`, LANG: "C.UTF-8" };
+
+/** Senlin's daemons: the distribution's python3 with the set-up's greenlet 3 first (scripts/setup/senlin-real.sh says why). */
+function senlinEnv(): NodeJS.ProcessEnv {
+  return { ...PY_ENV, PYTHONPATH: process.env.CLUSTERFORM_SENLIN_REAL_PYTHONPATH ?? "" };
+}
+
+/** How often a Senlin daemon that exits on its own is started again before the harness gives up on it. */
+const RESTARTS = 3;
+
+/**
+ * Starts `binary` and starts it again when it exits while the harness has not asked it to stop, up to
+ * {@link RESTARTS} times, each noted in the test output with the tail of its log. The daemons keep
+ * their state in MariaDB: a restarted engine picks up where the dead one was, and the tests see a
+ * slower answer instead of waiting out their timeouts against a dead daemon.
+ */
+function keepRunning(binary: string, args: string[], log: string, processes: SupervisedProcess[]): void {
+  let restarts = 0;
+  const start = () => {
+    const daemon = new SupervisedProcess(binary, `/usr/bin/${binary}`, args, log, undefined, senlinEnv());
+    processes.push(daemon);
+    void daemon.exit.then((code) => {
+      if (daemon.stopping) return;
+      const tail = tailOf(log);
+      if (restarts >= RESTARTS) {
+        process.stderr.write(`[senlin-real] ${binary} exited (code ${code}) after ${RESTARTS} restarts; not started again. Its log ends:\n${tail}\n`);
+        return;
+      }
+      restarts += 1;
+      process.stderr.write(`[senlin-real] ${binary} exited on its own (code ${code}); starting it again (${restarts} of ${RESTARTS}). Its log ends:\n${tail}\n`);
+      start();
+    });
+  };
+  start();
+}
+
+function tailOf(file: string, lines = 15): string {
+  try {
+    return readFileSync(file, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
+  } catch {
+    return `(no log at ${file})`;
+  }
+}
 
 async function startMariadb(dir: string, processes: SupervisedProcess[]): Promise<number> {
   const data = path.join(dir, "mariadb");
@@ -236,10 +283,9 @@ async function startSenlinDaemons(dir: string, ports: { mariadb: number; amqp: n
     oslo_concurrency: { lock_path: path.join(dir, "locks") },
   }));
   mkdirSync(path.join(dir, "log"), { recursive: true });
-  await run("/usr/bin/senlin-manage", ["--config-file", conf, "db_sync"], { env: PY_ENV });
+  await run("/usr/bin/senlin-manage", ["--config-file", conf, "db_sync"], { env: senlinEnv() });
   for (const binary of ["senlin-conductor", "senlin-engine", "senlin-health-manager", "senlin-api"]) {
-    const log = path.join(dir, "log", `${binary}.out`);
-    processes.push(new SupervisedProcess(binary, `/usr/bin/${binary}`, ["--config-file", conf], log, undefined, PY_ENV));
+    keepRunning(binary, ["--config-file", conf], path.join(dir, "log", `${binary}.out`), processes);
   }
   await registerSenlin(ports.keystone, url);
   const api = processes.at(-1)!;
