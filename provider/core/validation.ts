@@ -74,6 +74,27 @@ export function semver(): z.ZodType<string, unknown> {
   });
 }
 
+const VERSION_PREFIX = /^v?(\d+(?:\.\d+){0,2})(?:\.[x*])?\.?$/;
+
+/**
+ * The start of a version, `MAJOR`, `MAJOR.MINOR` or a whole `MAJOR.MINOR.PATCH`: `1.31` names the 1.31
+ * line. A leading "v", and a trailing "." or ".x" (`1.31.x`, which Pulumi YAML keeps a string where it
+ * turns stack config `1.30` into the number 1.3), are allowed and stripped.
+ */
+export function versionPrefix(): z.ZodType<string, unknown> {
+  return block((v) => {
+    const match = typeof v === "string" ? VERSION_PREFIX.exec(v) : null;
+    if (match) return { ok: true, value: match[1] };
+    const hint = typeof v === "number" ? ` (a number: write the line as a string, "1.30" or "1.30.x"; 1.30 as a number is 1.3)` : "";
+    return fail(`must be the start of a version, MAJOR or MAJOR.MINOR such as "1.31" or "1.31.x", got ${describeValue(v)}${hint}`);
+  });
+}
+
+/** Whether `version` is in the line `prefix` names (whole components: `1.3` is not the start of `1.31.0`). */
+export function inVersionLine(version: string, prefix: string): boolean {
+  return version === prefix || version.startsWith(`${prefix}.`);
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A UUID as the platforms print them (lowercase hex, 8-4-4-4-12). */

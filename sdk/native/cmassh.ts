@@ -143,6 +143,18 @@ export function getClustersOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Out
   return pulumi.runtime.invokeOutput("clusterform:cmassh:getClusters", {}, opts);
 }
 
+/** Arguments of {@link getVersions}. */
+export interface GetVersionsArgs {
+  /** Only the versions that start with these whole components: `1.31` (or `1.31.x`) keeps 1.31.x, not 1.310; `1` keeps every 1.x. A program that takes `newest` of a prefix gets patch upgrades as the platform offers them, never a new minor version. */
+  prefix?: string;
+}
+
+/** Arguments of {@link getVersionsOutput}. */
+export interface GetVersionsOutputArgs {
+  /** Only the versions that start with these whole components: `1.31` (or `1.31.x`) keeps 1.31.x, not 1.310; `1` keeps every 1.x. A program that takes `newest` of a prefix gets patch upgrades as the platform offers them, never a new minor version. */
+  prefix?: pulumi.Input<string>;
+}
+
 /** What {@link getVersions} answers. */
 export interface GetVersionsResult {
   /** The versions, oldest first (`MAJOR.MINOR.PATCH`). */
@@ -151,14 +163,14 @@ export interface GetVersionsResult {
   readonly newest?: string;
 }
 
-/** The Kubernetes versions the cma-ssh endpoint offers a new cluster (GetUpgradeClusterInformation without a cluster name), oldest first, and the newest of them: pick one for `kubernetesVersion` instead of writing it down. Only reads (`clusterform:cmassh:getVersions`). */
-export function getVersions(opts?: pulumi.InvokeOptions): Promise<GetVersionsResult> {
-  return pulumi.runtime.invoke("clusterform:cmassh:getVersions", {}, opts);
+/** The Kubernetes versions the cma-ssh endpoint offers a new cluster (GetUpgradeClusterInformation without a cluster name), oldest first, and the newest of them: pick one for `kubernetesVersion` instead of writing it down. With `prefix`, only the versions of that line: the newest patch of the minor version you chose. Only reads (`clusterform:cmassh:getVersions`). */
+export function getVersions(args: GetVersionsArgs = {}, opts?: pulumi.InvokeOptions): Promise<GetVersionsResult> {
+  return pulumi.runtime.invoke("clusterform:cmassh:getVersions", { prefix: args.prefix }, opts);
 }
 
 /** {@link getVersions} as an Output: it waits for its arguments, and a secret result stays secret. */
-export function getVersionsOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetVersionsResult> {
-  return pulumi.runtime.invokeOutput("clusterform:cmassh:getVersions", {}, opts);
+export function getVersionsOutput(args: GetVersionsOutputArgs = {}, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetVersionsResult> {
+  return pulumi.runtime.invokeOutput("clusterform:cmassh:getVersions", { prefix: args.prefix }, opts);
 }
 
 /** Arguments of {@link getClusterUpgrades}. */

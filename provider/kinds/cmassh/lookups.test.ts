@@ -81,6 +81,25 @@ describe("cmassh:Cluster lookups", () => {
     expect(result).toEqual({ versions: ["1.29.0", "1.30.10", "1.31.6", "1.33.1"], newest: "1.33.1" });
   });
 
+  it("getVersions with a prefix keeps one line, by whole components, with one call", async () => {
+    const minor = await lookups().run("getVersions", { prefix: "1.31" });
+    expect(minor.calls).toEqual(["cmassh:GetUpgradeClusterInformation"]);
+    expect(minor.result).toEqual({ versions: ["1.31.6"], newest: "1.31.6" });
+    expect((await lookups().run("getVersions", { prefix: "v1.30." })).result).toEqual({ versions: ["1.30.10"], newest: "1.30.10" });
+    expect((await lookups().run("getVersions", { prefix: "1.30.x" })).result).toEqual({ versions: ["1.30.10"], newest: "1.30.10" });
+    expect((await lookups().run("getVersions", { prefix: "1" })).result).toEqual({ versions: ["1.29.0", "1.30.10", "1.31.6", "1.33.1"], newest: "1.33.1" });
+    // "1.3" is not the start of 1.30.10: no version of that line, and no newest.
+    expect((await lookups().run("getVersions", { prefix: "1.3" })).result).toEqual({ versions: [] });
+  });
+
+  it("getVersions refuses a prefix that is not the start of a version, before any call", async () => {
+    const failures = await lookups().refused("getVersions", { prefix: "1.x.3" });
+    expect(failures.map((f) => [f.property, f.reason])).toEqual([["prefix", 'prefix must be the start of a version, MAJOR or MAJOR.MINOR such as "1.31" or "1.31.x", got "1.x.3"']]);
+    // A number (Pulumi YAML turns stack config 1.30 into one) is refused saying how to write the line.
+    const number = await lookups().refused("getVersions", { prefix: 1.3 });
+    expect(number.map((f) => f.reason)).toEqual([expect.stringContaining('got 1.3 (a number: write the line as a string, "1.30" or "1.30.x"')]);
+  });
+
   it("getClusterUpgrades offers the versions from the cluster's own up, and fails for a missing cluster", async () => {
     const { result, calls } = await lookups().run("getClusterUpgrades", { name: "prod-eu" });
     expect(calls).toEqual(["cmassh:GetUpgradeClusterInformation"]);

@@ -1,5 +1,6 @@
 import type { ImportDefinition, OperationContext, Props } from "../../../core/contract";
 import { ClusterformError } from "../../../core/errors";
+import { inVersionLine } from "../../../core/validation";
 import { readDeadline } from "../../fields";
 import { cmasshClient, findCluster } from "../common";
 import { CLUSTER_TIMEOUTS } from "./schema";
@@ -39,10 +40,13 @@ function versionsResult(versions: readonly string[]): Props {
 /**
  * The versions a new cluster can be created at, for `getVersions`: GetUpgradeClusterInformation
  * without a cluster name (the upstream server ignores the name and answers its list; the local
- * control plane answers its whole catalogue for the empty name).
+ * control plane answers its whole catalogue for the empty name), only those of the line `prefix`
+ * names when it is given.
  */
-export async function offeredVersions(ctx: OperationContext): Promise<Props> {
-  return versionsResult(await (await cmasshClient(ctx.config)).getUpgradeClusterInformation("", { deadline: readDeadline({}, CLUSTER_TIMEOUTS) }));
+export async function offeredVersions(ctx: OperationContext, args: Props): Promise<Props> {
+  const offered = await (await cmasshClient(ctx.config)).getUpgradeClusterInformation("", { deadline: readDeadline({}, CLUSTER_TIMEOUTS) });
+  const prefix = args.prefix === undefined ? undefined : String(args.prefix);
+  return versionsResult(prefix === undefined ? offered : offered.filter((version) => inVersionLine(version, prefix)));
 }
 
 /** The versions cluster `name` may move to, for `getClusterUpgrades`; undefined when there is no such cluster. */

@@ -1,5 +1,6 @@
 import { lookupList, lookupObject, type Lookup, resultField } from "../../../core/definition/lookup";
-import { required } from "../../../core/definition/values";
+import { optional, required, v } from "../../../core/definition/values";
+import { versionPrefix } from "../../../core/validation";
 import { objectNameValue } from "../shared-schema";
 import { clusterKind } from "./schema";
 
@@ -32,9 +33,18 @@ export const clusterLookups: readonly Lookup[] = [
     name: "getVersions",
     description:
       "The Kubernetes versions the cma-ssh endpoint offers a new cluster (GetUpgradeClusterInformation without a cluster name), " +
-      "oldest first, and the newest of them: pick one for `kubernetesVersion` instead of writing it down.",
+      "oldest first, and the newest of them: pick one for `kubernetesVersion` instead of writing it down. With `prefix`, only " +
+      "the versions of that line: the newest patch of the minor version you chose.",
     platform: "cmassh",
-    args: {},
+    args: {
+      prefix: optional(v.custom({ kind: "string" }, versionPrefix()), {
+        description:
+          "Only the versions that start with these whole components: `1.31` (or `1.31.x`) keeps 1.31.x, not 1.310; `1` keeps every 1.x. " +
+          "A program that takes `newest` of a prefix gets patch upgrades as the platform offers them, never a new minor version.",
+        default: "every version offered",
+        example: "1.31",
+      }),
+    },
     result: { versions: versionList, newest },
     read: async () => (await reads()).offeredVersions,
   },
