@@ -1,6 +1,7 @@
 import * as k8s from "@pulumi/kubernetes";
 import * as pulumi from "@pulumi/pulumi";
 import { cmassh } from "clusterform";
+import { cmassh as lookups } from "clusterform/native";
 
 // A cluster, then what a platform team deploys on it right away. Against the local control plane,
 // start it with `clusterform-local --kubernetes`: the cluster's kubeconfig then reaches a real
@@ -8,8 +9,16 @@ import { cmassh } from "clusterform";
 // lets the Deployment roll out there.
 const config = new pulumi.Config();
 
+// The newest patch of the chosen Kubernetes line the endpoint offers (a lookup, served by the native
+// plugin: see Pulumi.yaml).
+const line = config.get("k8sMinor") ?? "1.32";
+const kubernetesVersion = lookups.getVersionsOutput({ prefix: line }).apply(({ newest, versions }) => {
+  if (newest === undefined) throw new Error(`cma-ssh offers no Kubernetes ${line}.x (it offers ${versions.join(", ") || "none"}): set k8sMinor to one of those lines`);
+  return newest;
+});
+
 const cluster = new cmassh.Cluster("platform", {
-  kubernetesVersion: config.get("k8sVersion") ?? "1.32.3",
+  kubernetesVersion,
   controlPlane: { instanceType: "standard", count: 1 },
 });
 

@@ -22,7 +22,7 @@ import (
 
 // settings are the stack's values for this program (keys, types and defaults in Pulumi.yaml).
 type settings struct {
-	clusterVersion  string
+	clusterLine     string
 	poolCount       int
 	cyclecloudCount int
 	senlinCapacity  int
@@ -50,7 +50,7 @@ func readSettings(ctx *pulumi.Context) (settings, error) {
 		return v
 	}
 	s := settings{
-		clusterVersion:  text("clusterVersion"),
+		clusterLine:     text("clusterLine"),
 		poolCount:       number("poolCount"),
 		cyclecloudCount: number("cyclecloudCount"),
 		senlinCapacity:  number("senlinCapacity"),
@@ -76,10 +76,18 @@ func main() {
 	})
 }
 
-// cmasshResources: a cluster and a node pool on it (the pool names the cluster by its output).
+// cmasshResources: a cluster at the newest patch of the chosen line that cma-ssh offers (a lookup:
+// it only reads), and a node pool on it (the pool names the cluster by its output).
 func cmasshResources(ctx *pulumi.Context, s settings) error {
+	offered, err := cmassh.GetVersions(ctx, &cmassh.GetVersionsArgs{Prefix: pulumi.StringRef(s.clusterLine)})
+	if err != nil {
+		return err
+	}
+	if offered.Newest == nil {
+		return fmt.Errorf("cma-ssh offers no Kubernetes version in the line %q (it offers %v): set clusterLine to one of their lines", s.clusterLine, offered.Versions)
+	}
 	cluster, err := cmassh.NewCluster(ctx, "cluster", &cmassh.ClusterArgs{
-		KubernetesVersion: pulumi.String(s.clusterVersion),
+		KubernetesVersion: pulumi.String(*offered.Newest),
 		ControlPlane:      &cmassh.ControlPlaneArgs{InstanceType: pulumi.String("standard"), Count: pulumi.Int(1)},
 	})
 	if err != nil {

@@ -8,17 +8,24 @@ import pulumi_clusterform as clusterform
 # Pulumi.yaml declares every key with its type and default: the CLI has refused a value of the
 # wrong type and filled in a missing one before this runs.
 config = pulumi.Config()
-cluster_version = config.require("clusterVersion")
+cluster_line = config.require("clusterLine")
 pool_count = config.require_int("poolCount")
 cyclecloud_count = config.require_int("cyclecloudCount")
 senlin_capacity = config.require_int("senlinCapacity")
 job_image = config.require("jobImage")
 vcluster_version = config.require("vclusterVersion")
 
-# cma-ssh: a cluster and a node pool on it (the pool names the cluster by its output).
+
+def _none_offered(line: str) -> str:
+    raise ValueError(f"cma-ssh offers no Kubernetes version in the line {line!r}: set clusterLine to a line getVersions lists")
+
+
+# cma-ssh: a cluster at the newest patch of the chosen line the platform offers (a lookup: it only
+# reads), and a node pool on it (the pool names the cluster by its output).
+offered = clusterform.cmassh.get_versions_output(prefix=cluster_line)
 cluster = clusterform.cmassh.Cluster(
     "cluster",
-    kubernetes_version=cluster_version,
+    kubernetes_version=offered.newest.apply(lambda newest: newest or _none_offered(cluster_line)),
     control_plane={"instance_type": "standard", "count": 1},
 )
 pool = clusterform.cmassh.NodePool(

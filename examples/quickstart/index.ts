@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { cmassh, cyclecloud, peloton, senlin, vcluster } from "clusterform";
+import { cmassh as lookups } from "clusterform/native";
 
 // A cma-ssh cluster with two worker pools, and below it resources of the four other platforms. The
 // endpoint comes from `clusterform:endpoint` (stack config) or CLUSTERFORM_ENDPOINT, and defaults
@@ -7,8 +8,17 @@ import { cmassh, cyclecloud, peloton, senlin, vcluster } from "clusterform";
 // (scripts/demo.sh sets the local control plane's admin / admin).
 const config = new pulumi.Config();
 
+// The cluster runs the newest patch of its Kubernetes line that the endpoint offers (a lookup: it
+// only reads; the native plugin serves it, see Pulumi.yaml). `pulumi config set kubernetesMinor
+// 1.32` upgrades it in place.
+const line = config.get("kubernetesMinor") ?? "1.31";
+const newestInLine = lookups.getVersionsOutput({ prefix: line }).apply(({ newest, versions }) => {
+  if (newest === undefined) throw new Error(`cma-ssh offers no Kubernetes ${line}.x (it offers ${versions.join(", ") || "none"}): set kubernetesMinor to one of those lines`);
+  return newest;
+});
+
 const cluster = new cmassh.Cluster("demo", {
-  kubernetesVersion: config.get("kubernetesVersion") ?? "1.31.6",
+  kubernetesVersion: newestInLine,
   controlPlane: { instanceType: "standard", count: 1, labels: { team: "platform" } },
 });
 

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -24,6 +24,8 @@ interface ApiServers {
 function copyExample(workspace: string, example: string): string {
   const dest = mkdtempSync(path.join(workspace, `${example}-`));
   for (const file of ["Pulumi.yaml", "index.ts", "tsconfig.json", "package.json"]) cpSync(path.join(repoRoot(), "examples", example, file), path.join(dest, file));
+  // A Pulumi.yaml that names node_modules/clusterform/plugin (the lookups) finds it as after `npm install` in the folder.
+  symlinkSync(path.join(workspace, "node_modules"), path.join(dest, "node_modules"));
   return dest;
 }
 

@@ -56,7 +56,8 @@ interface Recorded {
  * plane records (derived from the resource's state).
  */
 const CHANGES: { key: string; value: string; resource: string; api: string; operation: string; target: (r: Recorded) => string }[] = [
-  { key: "clusterVersion", value: "1.31.6", resource: "cluster", api: "cmassh", operation: "UpgradeCluster", target: (r) => r.id },
+  // The examples take the newest version of this line that getVersions lists (1.31.6 on the plane).
+  { key: "clusterLine", value: "1.31.x", resource: "cluster", api: "cmassh", operation: "UpgradeCluster", target: (r) => r.id },
   { key: "poolCount", value: "2", resource: "pool", api: "cmassh", operation: "ScaleNodePool", target: (r) => r.id },
   // Nodes are added through the cluster's API: the call's target is the cluster.
   { key: "cyclecloudCount", value: "2", resource: "cc", api: "cyclecloud", operation: "CreateNodes", target: (r) => String(r.outputs.clusterName) },
@@ -221,8 +222,10 @@ describe("YAML, Go and Python programs on the native plugin: the examples' lifec
       expect({ program, ops: ops(await stack.preview()) }).toEqual({ program, ops: [] });
       // The Senlin cluster is built from the program's own profile, named by that resource's id (an output).
       const created = await ids(stack);
-      const inputs = (await recorded(stack, "inputs")) as Record<string, { profile?: string }>;
+      const inputs = (await recorded(stack, "inputs")) as Record<string, { profile?: string; kubernetesVersion?: string }>;
       expect({ program, profile: inputs.senlin.profile }).toEqual({ program, profile: created.profile });
+      // The cma-ssh cluster runs the newest 1.30 patch the plane offers, as getVersions found it.
+      expect({ program, version: inputs.cluster.kubernetesVersion }).toEqual({ program, version: "1.30.10" });
       // The provider passwords (secret stack config) and the kubeconfigs (secret outputs) stay encrypted on disk.
       const stored = await stack.storedState();
       for (const secret of [SENLIN_USER.password, CC_PASSWORD, "client-key-data", "certificate-authority-data"]) {
@@ -254,6 +257,7 @@ describe("YAML, Go and Python programs on the native plugin: the examples' lifec
       expect({ program, ids: await ids(stack) }).toEqual({ program, ids: before });
       // Every write counted, failed ones too: one call per change, on the resource it changes.
       const after = await state(stack);
+      expect({ program, version: after.cluster.inputs.kubernetesVersion }).toEqual({ program, version: "1.31.6" });
       const done = writes(await plane.audit(since)).map((e) => `${e.api} ${e.operation} ${e.target} ${e.code}`);
       expect({ program, done: done.sort() }).toEqual({
         program,

@@ -41,6 +41,10 @@ interface Case {
   importVars?: Record<string, string | number>;
   /** Known import gaps (see tofu-import-support.ts). */
   importGaps?: Gaps;
+  /** The platform calls of the example's data sources, which every plan makes (refreshing or not). */
+  dataReads?: string[];
+  /** A cluster version the example takes from a lookup: the cluster's attribute after create and after the change. */
+  version?: { attribute: string; created: string; changed: string };
   /** Operations destroy must run. */
   deletes: string[];
   /** What the platform still holds of this example (admin views); empty after destroy. */
@@ -70,8 +74,11 @@ const CASES: Case[] = [
   {
     example: "cmassh",
     creates: ["CreateCluster", "AddNodePool", "AddNodePool"],
-    change: { vars: { kubernetes_version: "1.32.3", general_nodes: 3 }, operations: ["ScaleNodePool", "UpgradeCluster"] },
-    replace: [{ what: "gpu pool", vars: { kubernetes_version: "1.32.3", general_nodes: 3, gpu_type: "standard" }, attribute: "instance_type", operations: ["DeleteNodePool", "AddNodePool"] }],
+    // The cluster follows the newest patch of its line (data "clusterform_cmassh_versions"): 1.32 is 1.32.3 on the plane.
+    dataReads: ["GetUpgradeClusterInformation"],
+    version: { attribute: "kubernetes_version", created: "1.31.6", changed: "1.32.3" },
+    change: { vars: { kubernetes_minor: "1.32", general_nodes: 3 }, operations: ["ScaleNodePool", "UpgradeCluster"] },
+    replace: [{ what: "gpu pool", vars: { kubernetes_minor: "1.32", general_nodes: 3, gpu_type: "standard" }, attribute: "instance_type", operations: ["DeleteNodePool", "AddNodePool"] }],
     deletes: ["DeleteNodePool", "DeleteNodePool", "DeleteCluster"],
     leftovers: async (t) => (await t.plane.cmasshClusters()).filter((c) => c.name === "analytics").map((c) => c.name),
   },
@@ -290,6 +297,12 @@ function expectNoSecretsOutsideSensitive(dir: TofuDir): void {
   }
 }
 
+/** The values of `attribute` of the resources in `dir`'s state that have it. */
+const versionsStored = (dir: TofuDir, attribute: string) =>
+  Object.values(dir.stored())
+    .map((r) => r.values[attribute])
+    .filter((v) => v !== undefined);
+
 describe("terraform-provider-clusterform: every kind through tofu", () => {
   let t: TofuPlane;
   beforeAll(async () => {
@@ -312,14 +325,15 @@ describe("terraform-provider-clusterform: every kind through tofu", () => {
       const resources = dir.stored();
       expect(Object.keys(resources).length).toBeGreaterThan(0);
       for (const r of Object.values(resources)) expect(r.values.id).toEqual(expect.any(String));
+      if (c.version) expect(versionsStored(dir, c.version.attribute)).toEqual([c.version.created]);
       expectNoSecretsOutsideSensitive(dir);
     });
 
-    it("plans nothing to do, with zero platform calls when not refreshing", async () => {
+    it("plans nothing to do, with no platform call but its data sources' reads when not refreshing", async () => {
       const since = await t.plane.lastSeq();
       const plan = await dir.run(planArgs(vars, ["-detailed-exitcode", "-refresh=false"]));
       expect(plan.code, plan.stdout + plan.stderr).toBe(0);
-      expect(await t.plane.audit(since)).toEqual([]);
+      expect((await t.plane.audit(since)).map((e) => `${e.api} ${e.operation}`)).toEqual((c.dataReads ?? []).map((op) => `${c.example} ${op}`));
     });
 
     /**
@@ -364,6 +378,7 @@ describe("terraform-provider-clusterform: every kind through tofu", () => {
       expect(ops.filter((op) => /^(Create(Cluster|Job|ResourcePool|VCluster)|Delete|AddNodePool)/.test(op))).toEqual([]);
       const after = await dir.run(planArgs(vars, ["-detailed-exitcode"]));
       expect(after.code, after.stdout).toBe(0);
+      if (c.version) expect(versionsStored(dir, c.version.attribute)).toEqual([c.version.changed]);
     });
 
     const d = c.drift;
@@ -406,7 +421,7 @@ describe("terraform-provider-clusterform: every kind through tofu", () => {
 
     it("imports every resource by the id the Pulumi import takes (tofu import, then import blocks), with reads only, and then plans nothing to do", async () => {
       vars = { ...vars, ...c.importVars };
-      await importEverything(t, dir, vars, c.importGaps);
+      await importEverything(t, dir, vars, c.importGaps, c.dataReads);
     });
 
     it("destroys everything", async () => {

@@ -24,8 +24,9 @@ export interface TofuDir {
   /** `tofu show -json` of the state: the resources by address. */
   resources(): Promise<Record<string, { values: Record<string, unknown>; sensitive_values: Record<string, unknown> }>>;
   /**
-   * The same resources and values read from the state file tofu wrote (terraform.tfstate), with no
-   * tofu run and so no provider process started: `resources()` without the sensitivity marks.
+   * The managed resources and their values read from the state file tofu wrote (terraform.tfstate),
+   * with no tofu run and so no provider process started: `resources()` without the sensitivity marks
+   * and without data sources.
    */
   stored(): Record<string, { values: Record<string, unknown> }>;
   /** Starts `tofu <args>` and returns the child, for tests that kill it. */
@@ -106,14 +107,17 @@ export function openTofuDir(name: string, opts: { example: string; providerDir: 
   };
 }
 
-/** A state file's resources by address as `tofu show -json` names them (none when there is no file yet). */
+/**
+ * A state file's managed resources by address as `tofu show -json` names them (none when there is no
+ * file yet). Data sources (a lookup the configuration reads at every plan) are left out: they own nothing.
+ */
 function storedResources(file: string): Record<string, { values: Record<string, unknown> }> {
   if (!existsSync(file)) return {};
   type Instance = { index_key?: string | number; attributes: Record<string, unknown> };
   const state = JSON.parse(readFileSync(file, "utf8")) as { resources?: { mode: string; type: string; name: string; module?: string; instances: Instance[] }[] };
   const out: Record<string, { values: Record<string, unknown> }> = {};
-  for (const r of state.resources ?? []) {
-    const base = `${r.module ? `${r.module}.` : ""}${r.mode === "data" ? "data." : ""}${r.type}.${r.name}`;
+  for (const r of (state.resources ?? []).filter((resource) => resource.mode !== "data")) {
+    const base = `${r.module ? `${r.module}.` : ""}${r.type}.${r.name}`;
     for (const i of r.instances) out[i.index_key === undefined ? base : `${base}[${JSON.stringify(i.index_key)}]`] = { values: i.attributes };
   }
   return out;

@@ -17,9 +17,12 @@ variable "cluster_name" {
   default = "analytics"
 }
 
-variable "kubernetes_version" {
+# The Kubernetes line the cluster follows: it runs the newest patch of that line the endpoint
+# offers (the data source below reads it at every plan; a patch the platform adds later is an
+# upgrade the next plan shows). A new line, "1.32", is an in-place upgrade.
+variable "kubernetes_minor" {
   type    = string
-  default = "1.31.6"
+  default = "1.31"
 }
 
 variable "general_nodes" {
@@ -37,9 +40,13 @@ variable "gpu_type" {
   default = "gpu"
 }
 
+data "clusterform_cmassh_versions" "offered" {
+  prefix = var.kubernetes_minor
+}
+
 resource "clusterform_cmassh_cluster" "analytics" {
   name               = var.cluster_name
-  kubernetes_version = var.kubernetes_version
+  kubernetes_version = data.clusterform_cmassh_versions.offered.newest
   control_plane = {
     instance_type = "standard"
     node_count    = 1
