@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # The demo: set-up, then the local control plane, then a real `pulumi up` of the quickstart program
-# (Pulumi.yaml at the repository root, program in examples/quickstart: resources of all five
-# platforms), against a local file backend.
+# (examples/quickstart: resources of all five platforms), against a local file backend.
 #
 #   bash scripts/demo.sh            # up, show the outputs and the control plane's audit log
 #   bash scripts/demo.sh --destroy  # tear the demo stack down (no up first)
@@ -50,6 +49,8 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 export CLUSTERFORM_ENDPOINT="http://127.0.0.1:$port"
+# The project (its Pulumi.yaml names the plugin the package installed there) and its stack config.
+cd examples/quickstart
 
 if [ "$mode" = destroy ]; then
   if ! pulumi stack select demo 2>/dev/null; then

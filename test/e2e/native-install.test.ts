@@ -32,11 +32,11 @@ describe("native plugin installed with pulumi plugin install --file", () => {
 
     const version = require(path.join(workspace, "node_modules", "clusterform", "package.json")).version as string;
     const env = { ...process.env, ...engineEnv() };
-    execFileSync(path.join(pulumiBinDir(), "pulumi"), ["plugin", "install", "resource", "clusterform", version, "--file", tarball], { env, stdio: ["ignore", "ignore", "inherit"] });
+    execFileSync(path.join(pulumiBinDir(), "pulumi"), ["plugin", "install", "resource", "clusterform", version, "--file", tarball], { cwd: workspace, env, stdio: ["ignore", "ignore", "inherit"] });
     const installed = path.join(engineEnv().PULUMI_HOME, "plugins", `resource-clusterform-v${version}`, "pulumi-resource-clusterform");
     expect(existsSync(installed)).toBe(true);
     // GetSchema answers with the package's generated schema.json.
-    const served = JSON.parse(execFileSync(path.join(pulumiBinDir(), "pulumi"), ["package", "get-schema", installed], { env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }));
+    const served = JSON.parse(execFileSync(path.join(pulumiBinDir(), "pulumi"), ["package", "get-schema", installed], { cwd: workspace, env, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }));
     const shipped = JSON.parse(readFileSync(path.join(workspace, "node_modules", "clusterform", "schema.json"), "utf8"));
     expect(Object.keys(served.resources).sort()).toEqual(Object.keys(shipped.resources).sort());
     expect(Object.keys(served.resources)).toContain("clusterform:cmassh:Cluster");
