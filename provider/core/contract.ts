@@ -171,4 +171,6 @@ export interface Created {
 export interface Deleted {
   /** Why the object was kept rather than deleted (already warned on the resource), when it was. */
   kept?: string;
+  /** The object was left on the platform and forgotten, as its `deletionPolicy` says (already warned). */
+  abandoned?: boolean;
 }

@@ -1,3 +1,5 @@
+import type { Engine } from "./definition/names";
+
 /**
  * What the calling engine does, as far as the core's safety rules depend on it. Each engine adapter
  * states its engine once (engines/<engine>/engine.ts); the core decides replacement order, adoption
@@ -33,6 +35,8 @@ export interface EngineTraits {
   readonly sharedRun: boolean;
   /** How a user replaces a resource deleting first, for messages. */
   readonly recreateAdvice: string;
+  /** Which names the engine's users write fields in (`deletionPolicy`, `deletion_policy`), for messages. */
+  readonly names: Engine;
 }
 
 /** A state entry as the engine tells it apart: two entries never share a key within one run. */

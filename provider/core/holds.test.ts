@@ -11,6 +11,7 @@ const PULUMI: EngineTraits = {
   recordsStateAtEnd: false,
   sharedRun: true,
   recreateAdvice: "replace it deleting first",
+  names: "pulumi",
 };
 const TOFU: EngineTraits = { ...PULUMI, replaceOrder: "engine", deletesAfterDiffs: false, recordsStateAtEnd: true, sharedRun: false };
 

@@ -20,6 +20,7 @@ describe("planDiff", () => {
       changes: false,
       replaces: [],
       updates: [],
+      records: [],
       stables: ["name", "k8sVersion", "count", "labels"],
     });
   });
@@ -29,6 +30,7 @@ describe("planDiff", () => {
       changes: true,
       replaces: [],
       updates: [{ field: "count", operation: "ScaleNodePool" }],
+      records: [],
       stables: ["name", "k8sVersion", "labels"],
     });
   });
@@ -38,6 +40,7 @@ describe("planDiff", () => {
       changes: true,
       replaces: ["name"],
       updates: [{ field: "k8sVersion", operation: "UpgradeCluster" }],
+      records: [],
       stables: ["count", "labels"],
     });
   });
@@ -55,7 +58,7 @@ describe("planDiff", () => {
   it("keeps what the object has for a field the platform defaults when the program leaves it out, and plans a change once it gives one", () => {
     const table: PolicyTable = { distro: { kind: "replace", absentKeeps: true }, version: { kind: "update", operation: "Upgrade", absentKeeps: true }, size: { kind: "update", operation: "Resize" } };
     const imported = { distro: "k3s", version: "1.28.0", size: 1 };
-    expect(planDiff(table, imported, { size: 1 })).toEqual({ changes: false, replaces: [], updates: [], stables: ["distro", "version", "size"] });
+    expect(planDiff(table, imported, { size: 1 })).toEqual({ changes: false, replaces: [], updates: [], records: [], stables: ["distro", "version", "size"] });
     expect(planDiff(table, imported, { distro: "k0s", version: "1.29.0", size: 1 })).toMatchObject({ replaces: ["distro"], updates: [{ field: "version", operation: "Upgrade" }] });
     expect(planDiff(table, imported, {})).toMatchObject({ updates: [{ field: "size", operation: "Resize" }] });
   });

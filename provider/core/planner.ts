@@ -6,6 +6,8 @@ export type FieldPolicy =
   | { kind: "replace"; absentKeeps?: boolean }
   /** Changed in place by the named operation, e.g. `ScaleNodePool`. */
   | { kind: "update"; operation: string; absentKeeps?: boolean }
+  /** Changed in place in the state only, with no platform call, e.g. `deletionPolicy`. */
+  | { kind: "record" }
   /** Never causes a change, e.g. `timeouts` or `__provider`. */
   | { kind: "ignore" };
 
@@ -37,12 +39,14 @@ export interface PlannedUpdate {
 
 /** The result of {@link planDiff}, shaped like Pulumi's diff answer plus the planned operations. */
 export interface DiffPlan {
-  /** True when some replace or update field changed. */
+  /** True when some replace, update or record field changed. */
   changes: boolean;
   /** Changed replace fields, in table order. */
   replaces: string[];
   /** Changed update fields with their operations, in table order. */
   updates: PlannedUpdate[];
+  /** Changed fields that only the state records (no platform call), in table order. */
+  records: string[];
   /** Replace and update fields that did not change. */
   stables: string[];
 }
@@ -80,17 +84,19 @@ export function planDiff(
   if (missing.length > 0) {
     throw new Error(`planDiff: no field policy for ${missing.map((k) => JSON.stringify(k)).join(", ")}`);
   }
-  const plan: DiffPlan = { changes: false, replaces: [], updates: [], stables: [] };
+  const plan: DiffPlan = { changes: false, replaces: [], updates: [], records: [], stables: [] };
   for (const [field, policy] of Object.entries(table)) {
     if (policy.kind === "ignore") continue;
     // An unknown value may turn out equal, but preview must show the possible change. A field the
     // platform defaults (`absentKeeps`) left out keeps whatever the object has.
-    const kept = policy.absentKeeps === true && news[field] === undefined;
+    const kept = policy.kind !== "record" && policy.absentKeeps === true && news[field] === undefined;
     const changed = !kept && (isUnknown(news[field]) || !deepEqual(olds[field], news[field]));
-    if (!changed) plan.stables.push(field);
+    if (policy.kind === "record") {
+      if (changed) plan.records.push(field);
+    } else if (!changed) plan.stables.push(field);
     else if (policy.kind === "replace") plan.replaces.push(field);
     else plan.updates.push({ field, operation: policy.operation });
   }
-  plan.changes = plan.replaces.length > 0 || plan.updates.length > 0;
+  plan.changes = plan.replaces.length > 0 || plan.updates.length > 0 || plan.records.length > 0;
   return plan;
 }

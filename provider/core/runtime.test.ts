@@ -260,7 +260,7 @@ describe("the core, as the dynamic provider serves it: create, read, update, del
     const olds = { __provider: P, name: "a", size: 1, state: "READY" };
     const news = { __provider: P, name: "a", size: 5 };
     expect(await handler.update("w-a", olds, news)).toEqual({ outs: { ...news, state: "RESIZED" } });
-    const diff: DiffPlan = { changes: true, replaces: [], updates: [{ field: "size", operation: "Resize" }], stables: ["name", "color"] };
+    const diff: DiffPlan = { changes: true, replaces: [], updates: [{ field: "size", operation: "Resize" }], records: [], stables: ["name", "color"] };
     const operations = [{ call: "Resize", target: "w-a", args: { size: 5 }, summary: "resizes to 5" }];
     // The operations get the kind's own inputs and state: the SDK's `__provider` text stays the adapter's.
     const { __provider: _o, ...oldState } = olds;

@@ -1,6 +1,8 @@
 import type { ConfigReader } from "./config";
 import type { CheckOutcome, CreateContext, Created, Deleted, DiffOutcome, OperationContext, Props, Reporter, ResourceOperations } from "./contract";
 import { effectiveTimeouts } from "./deadline";
+import { deletionPolicyOf, deletionRefused, replacementRefused } from "./deletion";
+import { engineName } from "./definition/names";
 import type { Kind } from "./definition/kind";
 import type { EngineTraits, Holder } from "./engine";
 import type { Holds } from "./holds";
@@ -48,7 +50,15 @@ export interface Core {
   read(kind: Kind, req: Request & { id: string; state: Props }): Promise<Created | undefined>;
   /** Carries out the planned in-place update. */
   update(kind: Kind, req: Request & { id: string; olds: Props; news: Props; timeoutSeconds?: number }): Promise<{ state: Props }>;
-  /** Deletes the object, or keeps it when another entry (or this entry's live copy) holds it: holds.ts. */
+  /**
+   * Checks a delete before it runs, as a plan: refuses it (throws) when the object's deletionPolicy
+   * is `protect`. Never calls the platform; {@link delete} checks the same.
+   */
+  planDelete(kind: Kind, req: { id: string; state: Props }): Promise<void>;
+  /**
+   * Deletes the object, or keeps it when another entry (or this entry's live copy) holds it:
+   * holds.ts; refuses a protected object and forgets an abandoned one, with no platform call.
+   */
   delete(kind: Kind, req: Request & { id: string; state: Props; timeoutSeconds?: number }): Promise<Deleted>;
   /**
    * Reads an existing object by its import id, as program inputs and state; only reads. The
@@ -81,6 +91,8 @@ export function createCore(options: CoreOptions): Core {
    * name then finds the first's object and meets the adoption rules (holds.ts), and a create never
    * adopts what a delete is removing at that moment (OpenTofu runs both side by side).
    */
+  /** The deletion policy input as the engine's users write it, for messages. */
+  const policyField = engineName("deletionPolicy", {}, engine.names);
   const inTurn = <T>(kind: Kind, props: Props, run: () => Promise<T>): Promise<T> => turns.run(`${kind.type}\u0000${turnName(kind, props)}`, run);
 
   const core: Core = {
@@ -111,6 +123,8 @@ export function createCore(options: CoreOptions): Core {
         const operations = plan.changes ? planUpdate(kind.policies, kind.planner, olds, news, id).operations : [];
         outcome = { changes: plan.changes, replaces: [], deleteFirst: false, operations };
       } else {
+        const refused = replacementRefused(kind.type, id, olds, plan.replaces, policyField);
+        if (refused) throw refused;
         const identities = { before: kind.identity(olds), after: kind.identity(news) };
         const order = replacementOrder(engine.replaceOrder, kind.replaceOrder, identities, deleteFirst);
         if (order === "clash") throw replacementClash(identities.before!, plan.replaces);
@@ -163,6 +177,11 @@ export function createCore(options: CoreOptions): Core {
 
     async delete(kind, { holder, id, state, timeoutSeconds }) {
       const ctx = contextFor(holder);
+      await core.planDelete(kind, { id, state });
+      if (deletionPolicyOf(state) === "abandon") {
+        await ctx.report.warn(`left ${kind.type} ${JSON.stringify(id)} on the platform and forgot it (${policyField} "abandon"): nothing was deleted`);
+        return { abandoned: true };
+      }
       return inTurn(kind, state, async () => {
         const reason = holds.reasonToKeep(holder, kind.type, id);
         if (reason !== undefined) {
@@ -174,6 +193,11 @@ export function createCore(options: CoreOptions): Core {
         holds.deleted(kind.type, id);
         return {};
       });
+    },
+
+    async planDelete(kind, { id, state }) {
+      const refused = deletionRefused(kind.type, id, state, policyField);
+      if (refused) throw refused;
     },
 
     async import(kind, { id, identity, holder }) {

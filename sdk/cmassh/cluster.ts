@@ -46,6 +46,16 @@ export interface ClusterArgs {
   /** The control plane. Changing it replaces the resource. */
   controlPlane: pulumi.Input<ControlPlaneArgs>;
   /**
+   * What deleting this resource does: `"delete"` deletes the object; `"protect"` makes a destroy, or a change
+   * that replaces the object, fail at preview or plan (OpenTofu) or before any platform call (a Pulumi
+   * destroy), naming how to turn it off; `"abandon"` removes it from the state and leaves the object on the
+   * platform. The policy in the state is the one that counts: change it and apply that change first, then
+   * destroy or replace. One of `"delete"`, `"protect"`, `"abandon"`. Changes in place in the state only:
+   * nothing is sent to the platform.
+   * @default "delete"
+   */
+  deletionPolicy?: pulumi.Input<string>;
+  /**
    * Time limits of create, update and delete; `customTimeouts` of the native plugin apply too (the smaller
    * wins). Changing it alone changes nothing on the platform.
    * @default create "30m", update "45m", delete "30m"
@@ -71,6 +81,8 @@ export class Cluster extends DynamicResource {
   declare readonly kubernetesVersion: pulumi.Output<string>;
   /** The `controlPlane` the resource was given. */
   declare readonly controlPlane: pulumi.Output<ControlPlane>;
+  /** The `deletionPolicy` the resource was given. */
+  declare readonly deletionPolicy: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: ClusterArgs, opts?: pulumi.CustomResourceOptions) {
     const { ...rest } = args;
@@ -79,6 +91,7 @@ export class Cluster extends DynamicResource {
       name,
       {
         name: undefined,
+        deletionPolicy: undefined,
         timeouts: undefined,
         ...rest,
         ...identityInputs(name, "cmassh:Cluster", opts),

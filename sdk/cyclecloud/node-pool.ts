@@ -60,6 +60,16 @@ export interface NodePoolArgs {
    */
   coreCount?: pulumi.Input<number>;
   /**
+   * What deleting this resource does: `"delete"` deletes the object; `"protect"` makes a destroy, or a change
+   * that replaces the object, fail at preview or plan (OpenTofu) or before any platform call (a Pulumi
+   * destroy), naming how to turn it off; `"abandon"` removes it from the state and leaves the object on the
+   * platform. The policy in the state is the one that counts: change it and apply that change first, then
+   * destroy or replace. One of `"delete"`, `"protect"`, `"abandon"`. Changes in place in the state only:
+   * nothing is sent to the platform.
+   * @default "delete"
+   */
+  deletionPolicy?: pulumi.Input<string>;
+  /**
    * Time limits of create, update and delete; `customTimeouts` of the native plugin apply too (the smaller
    * wins). Changing it alone changes nothing on the platform.
    * @default create "20m", update "20m", delete "20m"
@@ -106,6 +116,8 @@ export class NodePool extends DynamicResource {
   declare readonly count: pulumi.Output<number | undefined>;
   /** The `coreCount` the resource was given. */
   declare readonly coreCount: pulumi.Output<number | undefined>;
+  /** The `deletionPolicy` the resource was given. */
+  declare readonly deletionPolicy: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: NodePoolArgs, opts?: pulumi.CustomResourceOptions) {
     const { ...rest } = args;
@@ -120,6 +132,7 @@ export class NodePool extends DynamicResource {
         placementGroupId: undefined,
         count: undefined,
         coreCount: undefined,
+        deletionPolicy: undefined,
         timeouts: undefined,
         ...rest,
         ...identityInputs(name, "cyclecloud:NodePool", opts),

@@ -12,6 +12,7 @@ export class Cluster extends pulumi.CustomResource {
   declare readonly name: pulumi.Output<string>;
   declare readonly kubernetesVersion: pulumi.Output<string>;
   declare readonly controlPlane: pulumi.Output<ControlPlane>;
+  declare readonly deletionPolicy: pulumi.Output<string | undefined>;
   declare readonly status: pulumi.Output<string>;
   declare readonly statusMessage: pulumi.Output<string>;
   declare readonly kubeconfig: pulumi.Output<string>;
@@ -20,10 +21,11 @@ export class Cluster extends pulumi.CustomResource {
     super(
       "clusterform:cmassh:Cluster",
       name,
-      args === (GET as unknown) ? { ...GET, name: undefined, kubernetesVersion: undefined, controlPlane: undefined, timeouts: undefined, status: undefined, statusMessage: undefined, kubeconfig: undefined } : {
+      args === (GET as unknown) ? { ...GET, name: undefined, kubernetesVersion: undefined, controlPlane: undefined, deletionPolicy: undefined, timeouts: undefined, status: undefined, statusMessage: undefined, kubeconfig: undefined } : {
         name: args.name,
         kubernetesVersion: args.kubernetesVersion,
         controlPlane: args.controlPlane,
+        deletionPolicy: args.deletionPolicy,
         timeouts: args.timeouts,
         status: undefined,
         statusMessage: undefined,

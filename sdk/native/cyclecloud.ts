@@ -16,6 +16,7 @@ export class NodePool extends pulumi.CustomResource {
   declare readonly placementGroupId: pulumi.Output<string | undefined>;
   declare readonly count: pulumi.Output<number | undefined>;
   declare readonly coreCount: pulumi.Output<number | undefined>;
+  declare readonly deletionPolicy: pulumi.Output<string | undefined>;
   declare readonly nodeIds: pulumi.Output<string[]>;
   declare readonly nodeNames: pulumi.Output<string[]>;
   declare readonly readyCount: pulumi.Output<number>;
@@ -26,7 +27,7 @@ export class NodePool extends pulumi.CustomResource {
     super(
       "clusterform:cyclecloud:NodePool",
       name,
-      args === (GET as unknown) ? { ...GET, clusterName: undefined, nodearray: undefined, machineType: undefined, nameFormat: undefined, nameOffset: undefined, nodeAttributes: undefined, placementGroupId: undefined, count: undefined, coreCount: undefined, timeouts: undefined, nodeIds: undefined, nodeNames: undefined, readyCount: undefined, lastOperationId: undefined, coresPerNode: undefined } : {
+      args === (GET as unknown) ? { ...GET, clusterName: undefined, nodearray: undefined, machineType: undefined, nameFormat: undefined, nameOffset: undefined, nodeAttributes: undefined, placementGroupId: undefined, count: undefined, coreCount: undefined, deletionPolicy: undefined, timeouts: undefined, nodeIds: undefined, nodeNames: undefined, readyCount: undefined, lastOperationId: undefined, coresPerNode: undefined } : {
         clusterName: args.clusterName,
         nodearray: args.nodearray,
         machineType: args.machineType,
@@ -36,6 +37,7 @@ export class NodePool extends pulumi.CustomResource {
         placementGroupId: args.placementGroupId,
         count: args.count,
         coreCount: args.coreCount,
+        deletionPolicy: args.deletionPolicy,
         timeouts: args.timeouts,
         nodeIds: undefined,
         nodeNames: undefined,

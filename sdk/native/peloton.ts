@@ -19,6 +19,7 @@ export class ResourcePool extends pulumi.CustomResource {
   declare readonly owningTeam: pulumi.Output<string | undefined>;
   declare readonly ldapGroups: pulumi.Output<string[] | undefined>;
   declare readonly description: pulumi.Output<string | undefined>;
+  declare readonly deletionPolicy: pulumi.Output<string | undefined>;
   declare readonly respoolId: pulumi.Output<string>;
   declare readonly path: pulumi.Output<string>;
   declare readonly parentId: pulumi.Output<string>;
@@ -28,7 +29,7 @@ export class ResourcePool extends pulumi.CustomResource {
     super(
       "clusterform:peloton:ResourcePool",
       name,
-      args === (GET as unknown) ? { ...GET, parent: undefined, name: undefined, resources: undefined, policy: undefined, controllerLimit: undefined, slackLimit: undefined, owningTeam: undefined, ldapGroups: undefined, description: undefined, timeouts: undefined, respoolId: undefined, path: undefined, parentId: undefined, usages: undefined } : {
+      args === (GET as unknown) ? { ...GET, parent: undefined, name: undefined, resources: undefined, policy: undefined, controllerLimit: undefined, slackLimit: undefined, owningTeam: undefined, ldapGroups: undefined, description: undefined, deletionPolicy: undefined, timeouts: undefined, respoolId: undefined, path: undefined, parentId: undefined, usages: undefined } : {
         parent: args.parent,
         name: args.name,
         resources: args.resources,
@@ -38,6 +39,7 @@ export class ResourcePool extends pulumi.CustomResource {
         owningTeam: args.owningTeam,
         ldapGroups: args.ldapGroups,
         description: args.description,
+        deletionPolicy: args.deletionPolicy,
         timeouts: args.timeouts,
         respoolId: undefined,
         path: undefined,
@@ -73,6 +75,7 @@ export class StatelessJob extends pulumi.CustomResource {
   declare readonly desiredState: pulumi.Output<string | undefined>;
   declare readonly restartNonce: pulumi.Output<string | number | undefined>;
   declare readonly updatePolicy: pulumi.Output<UpdatePolicy | undefined>;
+  declare readonly deletionPolicy: pulumi.Output<string | undefined>;
   declare readonly jobId: pulumi.Output<string>;
   declare readonly version: pulumi.Output<string>;
   declare readonly state: pulumi.Output<string>;
@@ -83,7 +86,7 @@ export class StatelessJob extends pulumi.CustomResource {
     super(
       "clusterform:peloton:StatelessJob",
       name,
-      args === (GET as unknown) ? { ...GET, respoolId: undefined, name: undefined, instanceCount: undefined, defaultSpec: undefined, instanceSpec: undefined, sla: undefined, labels: undefined, owner: undefined, owningTeam: undefined, description: undefined, desiredState: undefined, restartNonce: undefined, updatePolicy: undefined, timeouts: undefined, jobId: undefined, version: undefined, state: undefined, podStats: undefined, workflow: undefined } : {
+      args === (GET as unknown) ? { ...GET, respoolId: undefined, name: undefined, instanceCount: undefined, defaultSpec: undefined, instanceSpec: undefined, sla: undefined, labels: undefined, owner: undefined, owningTeam: undefined, description: undefined, desiredState: undefined, restartNonce: undefined, updatePolicy: undefined, deletionPolicy: undefined, timeouts: undefined, jobId: undefined, version: undefined, state: undefined, podStats: undefined, workflow: undefined } : {
         respoolId: args.respoolId,
         name: args.name,
         instanceCount: args.instanceCount,
@@ -97,6 +100,7 @@ export class StatelessJob extends pulumi.CustomResource {
         desiredState: args.desiredState,
         restartNonce: args.restartNonce,
         updatePolicy: args.updatePolicy,
+        deletionPolicy: args.deletionPolicy,
         timeouts: args.timeouts,
         jobId: undefined,
         version: undefined,

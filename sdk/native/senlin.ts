@@ -22,6 +22,7 @@ export class Cluster extends pulumi.CustomResource {
   declare readonly desiredCapacity: pulumi.Output<number | undefined>;
   declare readonly policies: pulumi.Output<PolicyBinding[] | undefined>;
   declare readonly profileOnly: pulumi.Output<boolean | undefined>;
+  declare readonly deletionPolicy: pulumi.Output<string | undefined>;
   declare readonly status: pulumi.Output<string>;
   declare readonly statusReason: pulumi.Output<string>;
   declare readonly nodeIds: pulumi.Output<string[]>;
@@ -31,7 +32,7 @@ export class Cluster extends pulumi.CustomResource {
     super(
       "clusterform:senlin:Cluster",
       name,
-      args === (GET as unknown) ? { ...GET, name: undefined, profile: undefined, timeout: undefined, metadata: undefined, config: undefined, minSize: undefined, maxSize: undefined, desiredCapacity: undefined, policies: undefined, profileOnly: undefined, timeouts: undefined, status: undefined, statusReason: undefined, nodeIds: undefined, profileName: undefined } : {
+      args === (GET as unknown) ? { ...GET, name: undefined, profile: undefined, timeout: undefined, metadata: undefined, config: undefined, minSize: undefined, maxSize: undefined, desiredCapacity: undefined, policies: undefined, profileOnly: undefined, deletionPolicy: undefined, timeouts: undefined, status: undefined, statusReason: undefined, nodeIds: undefined, profileName: undefined } : {
         name: args.name,
         profile: args.profile,
         timeout: args.timeout,
@@ -42,6 +43,7 @@ export class Cluster extends pulumi.CustomResource {
         desiredCapacity: args.desiredCapacity,
         policies: args.policies,
         profileOnly: args.profileOnly,
+        deletionPolicy: args.deletionPolicy,
         timeouts: args.timeouts,
         status: undefined,
         statusReason: undefined,

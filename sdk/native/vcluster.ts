@@ -29,6 +29,7 @@ export class VCluster extends pulumi.CustomResource {
   declare readonly resources: pulumi.Output<ResourceRequirements | undefined>;
   declare readonly suspended: pulumi.Output<boolean | undefined>;
   declare readonly restoreFrom: pulumi.Output<string | undefined>;
+  declare readonly deletionPolicy: pulumi.Output<string | undefined>;
   declare readonly vclusterId: pulumi.Output<string>;
   declare readonly phase: pulumi.Output<string>;
   declare readonly apiServerEndpoint: pulumi.Output<string>;
@@ -41,7 +42,7 @@ export class VCluster extends pulumi.CustomResource {
     super(
       "clusterform:vcluster:VCluster",
       name,
-      args === (GET as unknown) ? { ...GET, name: undefined, namespace: undefined, distro: undefined, network: undefined, storage: undefined, isolationMode: undefined, owner: undefined, project: undefined, kubernetesVersion: undefined, enableHa: undefined, helmValues: undefined, sync: undefined, plugins: undefined, ingress: undefined, serviceAccount: undefined, labels: undefined, replicas: undefined, resources: undefined, suspended: undefined, restoreFrom: undefined, timeouts: undefined, vclusterId: undefined, phase: undefined, apiServerEndpoint: undefined, kubeconfig: undefined, readyReplicas: undefined, helmRelease: undefined, conditions: undefined } : {
+      args === (GET as unknown) ? { ...GET, name: undefined, namespace: undefined, distro: undefined, network: undefined, storage: undefined, isolationMode: undefined, owner: undefined, project: undefined, kubernetesVersion: undefined, enableHa: undefined, helmValues: undefined, sync: undefined, plugins: undefined, ingress: undefined, serviceAccount: undefined, labels: undefined, replicas: undefined, resources: undefined, suspended: undefined, restoreFrom: undefined, deletionPolicy: undefined, timeouts: undefined, vclusterId: undefined, phase: undefined, apiServerEndpoint: undefined, kubeconfig: undefined, readyReplicas: undefined, helmRelease: undefined, conditions: undefined } : {
         name: args.name,
         namespace: args.namespace,
         distro: args.distro,
@@ -62,6 +63,7 @@ export class VCluster extends pulumi.CustomResource {
         resources: args.resources,
         suspended: args.suspended,
         restoreFrom: args.restoreFrom,
+        deletionPolicy: args.deletionPolicy,
         timeouts: args.timeouts,
         vclusterId: undefined,
         phase: undefined,

@@ -128,6 +128,16 @@ export interface ResourcePoolArgs {
    */
   description?: pulumi.Input<string>;
   /**
+   * What deleting this resource does: `"delete"` deletes the object; `"protect"` makes a destroy, or a change
+   * that replaces the object, fail at preview or plan (OpenTofu) or before any platform call (a Pulumi
+   * destroy), naming how to turn it off; `"abandon"` removes it from the state and leaves the object on the
+   * platform. The policy in the state is the one that counts: change it and apply that change first, then
+   * destroy or replace. One of `"delete"`, `"protect"`, `"abandon"`. Changes in place in the state only:
+   * nothing is sent to the platform.
+   * @default "delete"
+   */
+  deletionPolicy?: pulumi.Input<string>;
+  /**
    * Time limits of create, update and delete; `customTimeouts` of the native plugin apply too (the smaller
    * wins). Changing it alone changes nothing on the platform.
    * @default create "5m", update "5m", delete "10m"
@@ -167,6 +177,8 @@ export class ResourcePool extends DynamicResource {
   declare readonly ldapGroups: pulumi.Output<string[] | undefined>;
   /** The `description` the resource was given. */
   declare readonly description: pulumi.Output<string | undefined>;
+  /** The `deletionPolicy` the resource was given. */
+  declare readonly deletionPolicy: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: ResourcePoolArgs = {}, opts?: pulumi.CustomResourceOptions) {
     const { ...rest } = args;
@@ -183,6 +195,7 @@ export class ResourcePool extends DynamicResource {
         owningTeam: undefined,
         ldapGroups: undefined,
         description: undefined,
+        deletionPolicy: undefined,
         timeouts: undefined,
         ...rest,
         ...identityInputs(name, "peloton:ResourcePool", opts),

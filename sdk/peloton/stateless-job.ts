@@ -409,6 +409,16 @@ export interface StatelessJobArgs {
    */
   updatePolicy?: pulumi.Input<UpdatePolicyArgs>;
   /**
+   * What deleting this resource does: `"delete"` deletes the object; `"protect"` makes a destroy, or a change
+   * that replaces the object, fail at preview or plan (OpenTofu) or before any platform call (a Pulumi
+   * destroy), naming how to turn it off; `"abandon"` removes it from the state and leaves the object on the
+   * platform. The policy in the state is the one that counts: change it and apply that change first, then
+   * destroy or replace. One of `"delete"`, `"protect"`, `"abandon"`. Changes in place in the state only:
+   * nothing is sent to the platform.
+   * @default "delete"
+   */
+  deletionPolicy?: pulumi.Input<string>;
+  /**
    * Time limits of create, update and delete; `customTimeouts` of the native plugin apply too (the smaller
    * wins). Changing it alone changes nothing on the platform.
    * @default create "30m", update "1h", delete "30m"
@@ -457,6 +467,8 @@ export class StatelessJob extends DynamicResource {
   declare readonly restartNonce: pulumi.Output<string | number | undefined>;
   /** The `updatePolicy` the resource was given. */
   declare readonly updatePolicy: pulumi.Output<UpdatePolicy | undefined>;
+  /** The `deletionPolicy` the resource was given. */
+  declare readonly deletionPolicy: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: StatelessJobArgs, opts?: pulumi.CustomResourceOptions) {
     const { owner, ...rest } = args;
@@ -473,6 +485,7 @@ export class StatelessJob extends DynamicResource {
         desiredState: undefined,
         restartNonce: undefined,
         updatePolicy: undefined,
+        deletionPolicy: undefined,
         timeouts: undefined,
         ...rest,
         jobOwner: owner,

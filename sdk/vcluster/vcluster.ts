@@ -507,6 +507,16 @@ export interface VClusterArgs {
    */
   restoreFrom?: pulumi.Input<string>;
   /**
+   * What deleting this resource does: `"delete"` deletes the object; `"protect"` makes a destroy, or a change
+   * that replaces the object, fail at preview or plan (OpenTofu) or before any platform call (a Pulumi
+   * destroy), naming how to turn it off; `"abandon"` removes it from the state and leaves the object on the
+   * platform. The policy in the state is the one that counts: change it and apply that change first, then
+   * destroy or replace. One of `"delete"`, `"protect"`, `"abandon"`. Changes in place in the state only:
+   * nothing is sent to the platform.
+   * @default "delete"
+   */
+  deletionPolicy?: pulumi.Input<string>;
+  /**
    * Time limits of create, update and delete; `customTimeouts` of the native plugin apply too (the smaller
    * wins). Changing it alone changes nothing on the platform.
    * @default create "20m", update "20m", delete "15m"
@@ -575,6 +585,8 @@ export class VCluster extends DynamicResource {
   declare readonly suspended: pulumi.Output<boolean | undefined>;
   /** The `restoreFrom` the resource was given. */
   declare readonly restoreFrom: pulumi.Output<string | undefined>;
+  /** The `deletionPolicy` the resource was given. */
+  declare readonly deletionPolicy: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: VClusterArgs, opts?: pulumi.CustomResourceOptions) {
     const { owner, ...rest } = args;
@@ -600,6 +612,7 @@ export class VCluster extends DynamicResource {
         resources: undefined,
         suspended: undefined,
         restoreFrom: undefined,
+        deletionPolicy: undefined,
         timeouts: undefined,
         ...rest,
         vclusterOwner: owner,

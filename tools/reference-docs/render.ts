@@ -29,8 +29,8 @@ export interface PropertySpec {
  * import id and its default time limits.
  */
 export interface ClusterformExtension {
-  /** `update`: changed in place; `replace`: a new object; `ignore`: no platform call at all. */
-  kind?: "update" | "replace" | "ignore";
+  /** `update`: changed in place; `replace`: a new object; `record`: in place in the state only; `ignore`: no platform call at all. */
+  kind?: "update" | "replace" | "record" | "ignore";
   operation?: string;
   /** Why the input changes the way it does, or how its call is made (e.g. the update mask it goes in). */
   note?: string;
@@ -175,6 +175,7 @@ const POLICY_TEXT: Record<string, (ext: ClusterformExtension) => string> = {
   replace: () => "replace",
   update: (ext) => (ext.operation ? `in place (\`${ext.operation}\`)` : "in place"),
   ignore: () => "no platform call",
+  record: () => "in place, in the state only (no platform call)",
 };
 
 function policyText(input: PropertySpec, output: PropertySpec | undefined): string {

@@ -44,6 +44,17 @@ describe("clusterform-cluster-replacement", () => {
     expect(checkReplacement(resource, change, config)).toHaveLength(count);
   });
 
+  it("follows the object's own deletionPolicy on a delete: abandoned is no deletion, protected is refused even when allowed", () => {
+    const abandoned = subject(`${DYN}cmassh:Cluster`, "main", { ...cluster, deletionPolicy: "abandon" }, undefined);
+    expect(abandoned.change.plan.operations).toEqual([]);
+    expect(checkReplacement(abandoned.resource, abandoned.change, {})).toEqual([]);
+    // Any kind that has the policy, guarded or not, and whatever `allow` says: its delete would fail.
+    const protectedPool = subject(`${DYN}peloton:ResourcePool`, "main", { name: "web", parent: "root", deletionPolicy: "protect" }, undefined);
+    expect(checkReplacement(protectedPool.resource, protectedPool.change, { allow: ["*"] })).toEqual([
+      'peloton:ResourcePool main is protected (deletionPolicy "protect"): its delete would fail; set deletionPolicy to "delete" and run that update first',
+    ]);
+  });
+
   it("names the fields that force it and the order the replacement takes", () => {
     const { resource, change } = subject(`${DYN}cmassh:Cluster`, "main", cluster, { ...cluster, controlPlane: { ...plane, count: 3 }, deleteBeforeReplace: true });
     expect(checkReplacement(resource, change, {})).toEqual([

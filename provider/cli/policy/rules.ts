@@ -1,3 +1,4 @@
+import { deletionPolicyOf } from "../../core/deletion";
 import { isUnknown } from "../../core/unknown";
 import type { PlannedOperation } from "../../core/plan/operation";
 import { knownNumber, type PolicyChange, type PolicyResource } from "./change";
@@ -48,6 +49,16 @@ function allowed(resource: Pick<PolicyResource, "name" | "urn">, allow: readonly
  * replacement's order comes from the planners (delete first drops the cluster before its successor runs).
  */
 export function checkReplacement(resource: PolicyResource, change: PolicyChange, config: ReplacementConfig, policy = "clusterform-cluster-replacement"): Verdict {
+  if (change.op === "delete") {
+    // The object's own deletionPolicy (core/deletion.ts) comes first: an abandoned one is not
+    // deleted, a protected one fails its delete, which the pack says at preview (the engine does not
+    // ask the provider about a delete before it runs it).
+    const own = deletionPolicyOf(resource.olds ?? {});
+    if (own === "abandon") return [];
+    if (own === "protect") {
+      return [`${change.kind} ${resource.name} is protected (deletionPolicy "protect"): its delete would fail; set deletionPolicy to "delete" and run that update first`];
+    }
+  }
   const kinds = config.kinds ?? [...CLUSTER_KINDS];
   if (!kinds.includes(change.kind) || allowed(resource, config.allow ?? [])) return [];
   const how = `add its name to the config value "allow" of ${policy} to let it happen`;

@@ -9,6 +9,7 @@ export function policySentence(policy: ChangePolicy | undefined): string {
   if (policy === undefined) return "";
   if (policy.kind === "replace") return "Changing it replaces the resource.";
   if (policy.kind === "ignore") return "Changing it alone changes nothing on the platform.";
+  if (policy.kind === "record") return "Changes in place in the state only: nothing is sent to the platform.";
   return `Changes in place (${policy.operation}).`;
 }
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Props, ResourceOperations } from "../contract";
 import type { ImportDefinition } from "../contract";
+import { deletionPolicyField } from "../deletion";
 import type { KindPlanner } from "../plan/operation";
 import { COMMON_IGNORED, type FieldPolicy, type PolicyTable } from "../planner";
 import { type CheckFailure, durationString, orUnknown } from "../validation";
@@ -59,6 +60,11 @@ export interface FieldsSpec<Fs extends Fields, Hs extends Fields, T extends stri
    * from), whose identity a replacement always changes. @default "delete-first"
    */
   replaceOrder?: "create-first" | "delete-first";
+  /**
+   * The kind takes a `deletionPolicy` input (core/deletion.ts): protect the object from a destroy or
+   * a replacement, or abandon it. For kinds that hold a cluster or what runs on one. @default false
+   */
+  deletionPolicy?: boolean;
 }
 
 /**
@@ -147,14 +153,18 @@ function timeoutsField(defaults: TimeoutDefaults): Field<Timeouts, false> {
 export function defineFields<Fs extends Fields, Hs extends Fields, T extends string>(spec: FieldsSpec<Fs, Hs, T>): KindFields<Fs, Hs, T> {
   const missing = Object.entries(spec.inputs).filter(([, f]) => f.policy === undefined);
   if (missing.length > 0) throw new Error(`${spec.type}: inputs without a change policy: ${missing.map(([k]) => k).join(", ")}`);
-  const allInputs: Record<string, Field> = { ...spec.inputs, timeouts: timeoutsField(spec.timeouts) };
+  const allInputs: Record<string, Field> = {
+    ...spec.inputs,
+    ...(spec.deletionPolicy ? { deletionPolicy: deletionPolicyField() } : {}),
+    timeouts: timeoutsField(spec.timeouts),
+  };
   const base = objectSchema({ ...spec.hidden, ...allInputs });
   const schema = (spec.refine ? base.superRefine(spec.refine as never) : base) as unknown as z.ZodType<InputsOf<Fs, Hs>, unknown>;
   const policies: Record<string, FieldPolicy> = { ...COMMON_IGNORED };
   for (const key of Object.keys(spec.hidden)) policies[key] = { kind: "ignore" };
   for (const [key, f] of Object.entries(allInputs)) {
     const policy = f.policy as FieldPolicy;
-    policies[key] = f.serverDefault && policy.kind !== "ignore" ? { ...policy, absentKeeps: true } : policy;
+    policies[key] = f.serverDefault && (policy.kind === "replace" || policy.kind === "update") ? { ...policy, absentKeeps: true } : policy;
   }
   const seeds = Object.entries(allInputs)
     .filter(([key, f]) => f.policy?.kind === "replace" && key !== "name")

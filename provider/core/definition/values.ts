@@ -37,6 +37,8 @@ export interface EngineNames {
 export type ChangePolicy =
   | { kind: "replace" }
   | { kind: "update"; operation: string }
+  /** Changed in place in the state only: nothing is sent to the platform (`deletionPolicy`). */
+  | { kind: "record" }
   | { kind: "ignore" };
 
 /**
@@ -122,6 +124,7 @@ export function optional<T>(
 export const replace: ChangePolicy = { kind: "replace" };
 export const inPlace = (operation: string): ChangePolicy => ({ kind: "update", operation });
 export const ignored: ChangePolicy = { kind: "ignore" };
+export const recorded: ChangePolicy = { kind: "record" };
 
 type FieldsOf = Readonly<Record<string, Field>>;
 type ValueOf<F> = F extends Field<infer T, boolean> ? T : never;

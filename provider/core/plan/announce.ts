@@ -1,4 +1,5 @@
 import type { Props } from "../contract";
+import { deletionPolicyOf } from "../deletion";
 import type { Kind } from "../definition/kind";
 import { planDiff } from "../planner";
 import type { ReplaceOrder } from "../replacement";
@@ -17,7 +18,8 @@ export function plannedCalls(kind: Kind, step: Step, id: string | undefined, old
     case "create":
       return kind.planner.create(news);
     case "delete":
-      return kind.planner.delete(olds, id);
+      // An abandoned object is forgotten, not deleted: no call (core/deletion.ts).
+      return deletionPolicyOf(olds) === "abandon" ? [] : kind.planner.delete(olds, id);
     case "update":
       return planUpdate(kind.policies, kind.planner, olds, news, id).operations;
     case "replace": {

@@ -9,4 +9,5 @@ export const DYNAMIC_ENGINE: EngineTraits = {
   // A stack may hold native resources too, served by the plugin's process in the same run.
   sharedRun: true,
   recreateAdvice: "replace it deleting first (the resource option deleteBeforeReplace: true with `pulumi up --replace`)",
+  names: "pulumi",
 };

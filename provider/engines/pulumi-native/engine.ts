@@ -9,4 +9,5 @@ export const NATIVE_ENGINE: EngineTraits = {
   // A TypeScript stack may hold dynamic resources too, served by another process in the same run.
   sharedRun: true,
   recreateAdvice: "replace it deleting first (the resource option deleteBeforeReplace: true with `pulumi up --replace`)",
+  names: "pulumi",
 };

@@ -10,4 +10,5 @@ export const TERRAFORM_ENGINE: EngineTraits = {
   // One provider process serves all of an apply.
   sharedRun: false,
   recreateAdvice: "replace it deleting first (OpenTofu: without lifecycle { create_before_destroy = true })",
+  names: "terraform",
 };

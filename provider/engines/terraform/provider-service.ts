@@ -174,8 +174,12 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
     const { type, kind, core } = await typeOrError(req.typeName);
     const proposed = read(req.proposedNewState, type.objectType) as TfObject | null;
     const prior = read(req.priorState, type.objectType) as TfObject | null;
-    if (!proposed) return { plannedState: dv(null, type.objectType) };
     const priorPrivate = decodePrivate(req.priorPrivate);
+    if (!proposed) {
+      // A destroy: a protected object fails here, at plan, with no platform call.
+      if (prior) await core.planDelete(kind, { id: String(prior.id), state: propsOf(type, prior, priorPrivate) });
+      return { plannedState: dv(null, type.objectType) };
+    }
     const olds = prior ? propsOf(type, prior, priorPrivate) : {};
     const candidate = withIdentity(type, inputsOf(type, proposed), priorPrivate);
     const holder = prior ? holderOf(type, priorPrivate, olds) : planningHolder(type, candidate);
@@ -215,7 +219,8 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
       const props = propsOf(type, prior, priorPrivate);
       stopper.throwIfStopped();
       const deleted = await core.delete(kind, { holder: holderOf(type, priorPrivate, props), id: String(prior.id), state: props });
-      return { newState: dv(null, type.objectType), diagnostics: deleted.kept ? [keptWarning(type, String(prior.id))] : [] };
+      const warnings = deleted.kept ? [keptWarning(type, String(prior.id))] : deleted.abandoned ? [abandonedWarning(type, String(prior.id))] : [];
+      return { newState: dv(null, type.objectType), diagnostics: warnings };
     }
     const olds = prior ? propsOf(type, prior, priorPrivate) : {};
     // The configuration's values are known now; check() normalizes them exactly as at plan time.
@@ -253,6 +258,14 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
  * tainted object), and when a resource's address changed without a `moved` block (create the new
  * address, destroy the old). Deleting it would leave the new state naming an object that is gone.
  */
+function abandonedWarning(type: TfResourceType, id: string): Diagnostic {
+  return {
+    severity: 2,
+    summary: `clusterform: left ${type.name} ${JSON.stringify(id)} on the platform`,
+    detail: 'Its deletion_policy is "abandon": tofu forgot it and nothing was deleted. `tofu import` takes it back under management.',
+  };
+}
+
 function keptWarning(type: TfResourceType, id: string): Diagnostic {
   return {
     severity: 2,

@@ -112,7 +112,13 @@ export function ctyOf(node: TfNode): CtyType {
 function describe(field: Field): string {
   const policy = field.policy;
   const change =
-    policy?.kind === "replace" ? " Changing it forces replacement." : policy?.kind === "update" ? ` Changed in place (${policy.operation}).` : "";
+    policy?.kind === "replace"
+      ? " Changing it forces replacement."
+      : policy?.kind === "update"
+        ? ` Changed in place (${policy.operation}).`
+        : policy?.kind === "record"
+          ? " Changed in place, in the state only."
+          : "";
   const fallback = field.default ? ` Default: ${field.default}.` : "";
   const kept = field.serverDefault ? ` ${SERVER_DEFAULT_SENTENCE}` : "";
   return `${field.description}${change}${fallback}${kept}`;

@@ -276,6 +276,9 @@ export class TofuResource implements DrivenResource {
       config: dv(schema, config),
       priorPrivate: this.private,
     });
+    // A refusal (an error diagnostic) is the plan's answer: thrown with its text, as tofu prints it.
+    const refused = errorsOf(res.diagnostics);
+    if (refused.length > 0) throw new Error(refused.map((d) => d.summary).join("\n"));
     expect(res.diagnostics).toEqual([]);
     const planned = decodedValue(schema, res.plannedState)!;
     expectValidPlan(schema, config, planned);
@@ -332,7 +335,8 @@ export class TofuResource implements DrivenResource {
   async destroyState(state: TfObject, privateState: Uint8Array): Promise<void> {
     const { p, schema } = await this.process();
     const res = await p.client.applyResourceChange({ typeName: this.typeName, priorState: dv(schema, state), plannedState: dv(schema, null), config: dv(schema, null), plannedPrivate: privateState });
-    expect(res.diagnostics).toEqual([]);
+    // Warnings (an abandoned object) are tofu's to print; an error is a failed destroy.
+    expect(errorsOf(res.diagnostics)).toEqual([]);
     expect(decodedValue(schema, res.newState)).toBeNull();
   }
 
@@ -371,7 +375,19 @@ export class TofuResource implements DrivenResource {
     return (await this.previewOf(program)).previewed;
   }
 
+  /** `tofu destroy`: its plan (PlanResourceChange to a null state), which may refuse it, then the apply's delete. */
   async destroy(): Promise<void> {
+    const { p, schema } = await this.process();
+    const planned = await p.client.planResourceChange({
+      typeName: this.typeName,
+      priorState: dv(schema, this.live),
+      proposedNewState: dv(schema, null),
+      config: dv(schema, null),
+      priorPrivate: this.private,
+    });
+    const refused = errorsOf(planned.diagnostics);
+    if (refused.length > 0) throw new Error(refused.map((d) => d.summary).join("\n"));
+    expect(decodedValue(schema, planned.plannedState)).toBeNull();
     await this.destroyState(this.live, this.private);
     this.state = null;
   }

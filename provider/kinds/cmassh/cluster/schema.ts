@@ -61,6 +61,7 @@ export const clusterKind = defineFields({
     kubeconfig: { type: { kind: "string" }, description: "Admin kubeconfig of the cluster.", secret: true },
   },
   timeouts: { create: "30m", update: "45m", delete: "30m" },
+  deletionPolicy: true,
   importId: {
     shape: "the cluster name (a DNS-1123 label)",
     example: "prod-eu",

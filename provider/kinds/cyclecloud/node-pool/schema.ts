@@ -165,6 +165,7 @@ export const nodePoolKind = defineFields({
     coresPerNode: { type: { kind: "integer" }, description: "vCPUs per node of the pool's VM size." },
   },
   timeouts: { create: "20m", update: "20m", delete: "20m" },
+  deletionPolicy: true,
   importId: {
     shape: "`<cluster>/<nodearray>/<request-id base>` (the base starts the pool's nodes' RequestId, e.g. `clusterform-<owner>-<hash>`)",
     example: "demo/execute/clusterform-0123456789abcdef-1a2b3c4d",

@@ -148,6 +148,7 @@ export const resourcePoolKind = defineFields({
     },
   },
   timeouts: { create: "5m", update: "5m", delete: "10m" },
+  deletionPolicy: true,
   importId: {
     shape: "the resource pool id (a UUID)",
     example: "7d2c1f7e-0b6a-8c3d-9e4f-5a6b7c8d9e0f",

@@ -176,6 +176,7 @@ export const statelessJobKind = defineFields({
     },
   },
   timeouts: { create: "30m", update: "1h", delete: "30m" },
+  deletionPolicy: true,
   importId: {
     shape: "the job id (a UUID)",
     example: "3f1e2d3c-4b5a-8697-a8b9-c0d1e2f3a4b5",

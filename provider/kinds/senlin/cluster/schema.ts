@@ -164,6 +164,7 @@ export const clusterKind = defineFields({
     profileName: { type: { kind: "string" }, description: "Name of the cluster's profile." },
   },
   timeouts: { create: "30m", update: "30m", delete: "30m" },
+  deletionPolicy: true,
   importId: {
     shape: "the Senlin cluster id (a UUID, as `openstack cluster show` prints it)",
     example: "0a9b1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d",

@@ -8,6 +8,7 @@ export function fieldChange(field: string): string {
   const { policy, maskPath } = VCLUSTER_FIELDS[field];
   if (policy.kind === "replace") return "replace";
   if (policy.kind === "ignore") return "nothing";
+  if (policy.kind === "record") return "in place, in the state only";
   return maskPath ? `in place: ${VCLUSTER_CALLS.UpdateVCluster}, mask \`${maskPath}\`` : `in place: ${policy.operation}`;
 }
 

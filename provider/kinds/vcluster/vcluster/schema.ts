@@ -193,6 +193,7 @@ export const vclusterKind = defineFields({
     },
   },
   timeouts: { create: "20m", update: "20m", delete: "15m" },
+  deletionPolicy: true,
   importId: {
     shape: "the vcluster id the platform reports (e.g. GetVCluster's `id`)",
     example: "vc-1700000001-1",
