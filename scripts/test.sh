@@ -7,6 +7,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 . scripts/setup.sh
 
 mkdir -p .work
+# The set-up has just built the package: the e2e global setup packs it without building it again.
+export CLUSTERFORM_BUILT=1
 # Every Node process of the run (engine programs, dynamic providers, the plugin, planes, the tofu
 # provider) keeps the V8 code it compiled for a module here, and the next process loading that module
 # reuses it instead of compiling it again: a Pulumi program spends half its CPU compiling modules.

@@ -1,9 +1,10 @@
 import { execFileSync } from "node:child_process";
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import type { TestProject } from "vitest/node";
 import { processesMarked } from "./processes";
 import { repoRoot } from "./paths";
-import { packPackage } from "./workspace";
+import { packPackage, removeStaleInstalls } from "./workspace";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -21,11 +22,17 @@ const GRACE_MS = 10_000;
  * that no process the tests started (CLI, language host, provider, local control plane) is left.
  */
 export default function setup(project: TestProject): () => Promise<void> {
-  // scripts/test.sh has just built; a direct `vitest run` must not test a stale build.
-  if (process.env.CLUSTERFORM_BUILT !== "1") {
-    execFileSync("npm", ["run", "--silent", "build"], { cwd: repoRoot(), stdio: "inherit" });
+  // Once per run, however many projects use this setup (e2e, senlin-real): vitest calls each
+  // project's global setups in this one process.
+  const run = globalThis as { clusterformPacked?: boolean };
+  if (!run.clusterformPacked) {
+    // scripts/test.sh has just built (its set-up does); a direct `vitest run` must not test a stale build.
+    if (process.env.CLUSTERFORM_BUILT !== "1") {
+      execFileSync("npm", ["run", "--silent", "build"], { cwd: repoRoot(), stdio: "inherit" });
+    }
+    removeStaleInstalls(createHash("sha256").update(readFileSync(packPackage(repoRoot(), "clusterform"))).digest("hex"));
+    run.clusterformPacked = true;
   }
-  packPackage(repoRoot(), "clusterform");
   const marker = `CLUSTERFORM_TEST_RUN=${randomUUID()}`;
   project.provide("testRun", marker);
   return async () => {
