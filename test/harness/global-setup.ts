@@ -1,10 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { createHash, randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { randomUUID } from "node:crypto";
 import type { TestProject } from "vitest/node";
 import { processesMarked } from "./processes";
 import { repoRoot } from "./paths";
-import { packPackage, removeStaleInstalls } from "./workspace";
+import { packPackage } from "./workspace";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -30,7 +29,7 @@ export default function setup(project: TestProject): () => Promise<void> {
     if (process.env.CLUSTERFORM_BUILT !== "1") {
       execFileSync("npm", ["run", "--silent", "build"], { cwd: repoRoot(), stdio: "inherit" });
     }
-    removeStaleInstalls(createHash("sha256").update(readFileSync(packPackage(repoRoot(), "clusterform"))).digest("hex"));
+    packPackage(repoRoot(), "clusterform");
     run.clusterformPacked = true;
   }
   const marker = `CLUSTERFORM_TEST_RUN=${randomUUID()}`;

@@ -159,6 +159,14 @@ export async function startLocalPlane(opts: {
 }
 
 /** The operations of audit entries, without the polling reads (GetCluster). */
+/** The audit's calls that only read: every platform's reads and lookups. */
+export const READ_OPERATION = /^(Get|List|Lookup|Query|Watch|Describe|Show|Browse)/;
+
+/** The writes among `entries` (Keystone's token requests are none), as `operation target`. */
+export function writes(entries: AuditEntry[]): string[] {
+  return entries.filter((e) => e.api !== "keystone" && !READ_OPERATION.test(e.operation)).map((e) => `${e.operation} ${e.target}`);
+}
+
 export function mutations(entries: AuditEntry[]): string[] {
   return entries.filter((e) => e.operation !== "GetCluster").map((e) => `${e.operation} ${e.target}`);
 }

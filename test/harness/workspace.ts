@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { repoRoot, workDir } from "./paths";
 
@@ -35,55 +35,13 @@ export function clusterformTarball(): string {
 /**
  * Creates (or refreshes) a folder whose node_modules holds @pulumi/pulumi and the given tarballs,
  * installed the way a user installs packages. Programs copied below it resolve those modules.
- * Workspaces asking for the same packages share one install (`.work/workspaces/.installs/<hash>`,
- * their node_modules a link to it): a fresh clone's run installs each set of packages once, not
- * once per test file.
  * @param pulumiVersion - the @pulumi/pulumi the program uses. @default {@link PULUMI_SDK_VERSION}
  */
 export function installWorkspace(name: string, tarballs: Record<string, string>, pulumiVersion = PULUMI_SDK_VERSION): string {
-  const root = path.join(workDir(), "workspaces");
-  const dir = path.join(root, name);
+  const dir = path.join(workDir(), "workspaces", name);
   mkdirSync(dir, { recursive: true });
-  const stamp = [`@pulumi/pulumi=${pulumiVersion}`]
-    .concat(Object.entries(tarballs).map(([pkg, tarball]) => `${pkg}=${createHash("sha256").update(readFileSync(tarball)).digest("hex")}`))
-    .join("\n");
-  const shared = path.join(root, ".installs", createHash("sha256").update(stamp).digest("hex").slice(0, 16));
-  mkdirSync(shared, { recursive: true });
-  // Test files run in parallel and several share an install: one installs, the others wait.
-  withLock(`${shared}.lock`, () => install(shared, tarballs, pulumiVersion, stamp));
-  linkModules(dir, path.join(shared, "node_modules"));
-  return dir;
-}
-
-/**
- * Deletes the shared installs of earlier runs, those without the package packed now (its sha256
- * `current`): each holds a full node_modules. Called before any test file starts.
- */
-export function removeStaleInstalls(current: string): void {
-  const installs = path.join(workDir(), "workspaces", ".installs");
-  if (!existsSync(installs)) return;
-  for (const entry of readdirSync(installs)) {
-    const stampFile = path.join(installs, entry, ".installed");
-    const stamp = existsSync(stampFile) ? readFileSync(stampFile, "utf8") : "";
-    if (!stamp.includes(`clusterform=${current}`)) rmSync(path.join(installs, entry), { recursive: true, force: true });
-  }
-}
-
-/** Points `dir`'s node_modules at `modules` (replacing an older install or link there). */
-function linkModules(dir: string, modules: string): void {
-  const link = path.join(dir, "node_modules");
-  try {
-    if (readlinkSync(link) === modules) return;
-  } catch {
-    // Not a link (a folder of an older layout) or absent.
-  }
-  rmSync(link, { recursive: true, force: true });
-  try {
-    symlinkSync(modules, link, "dir");
-  } catch (err) {
-    // Another file of the run linked it meanwhile, to the same install.
-    if ((err as NodeJS.ErrnoException).code !== "EEXIST" || readlinkSync(link) !== modules) throw err;
-  }
+  // Test files run in parallel and several share a workspace: one installs, the others wait.
+  return withLock(`${dir}.lock`, () => install(dir, tarballs, pulumiVersion));
 }
 
 /** How long a workspace lock may be held before it counts as left behind by a killed run. */
@@ -112,10 +70,17 @@ function withLock<T>(lock: string, fn: () => T): T {
   }
 }
 
-function install(dir: string, tarballs: Record<string, string>, pulumiVersion: string, stamp: string): void {
-  // Installing costs seconds; skip it when the very same tarballs are installed already.
+function install(dir: string, tarballs: Record<string, string>, pulumiVersion: string): string {
+  // Reinstalling costs seconds; skip it when the very same tarballs are installed already.
   const stampFile = path.join(dir, ".installed");
-  if (existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp) return;
+  const stamp = [`@pulumi/pulumi=${pulumiVersion}`]
+    .concat(Object.entries(tarballs).map(([pkg, tarball]) => `${pkg}=${createHash("sha256").update(readFileSync(tarball)).digest("hex")}`))
+    .join("\n");
+  if (existsSync(stampFile) && readFileSync(stampFile, "utf8") === stamp) return dir;
+  // A tarball's integrity changes with every pack; forget the old lock so npm takes the new one.
+  rmSync(path.join(dir, "package-lock.json"), { force: true });
+  for (const pkg of Object.keys(tarballs)) rmSync(path.join(dir, "node_modules", pkg), { recursive: true, force: true });
+  rmSync(path.join(dir, "node_modules", "@pulumi", "pulumi"), { recursive: true, force: true });
   const dependencies: Record<string, string> = { "@pulumi/pulumi": pulumiVersion };
   for (const [pkg, tarball] of Object.entries(tarballs)) dependencies[pkg] = `file:${tarball}`;
   writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `ws-${path.basename(dir)}`, private: true, dependencies }, null, 2));
@@ -124,6 +89,7 @@ function install(dir: string, tarballs: Record<string, string>, pulumiVersion: s
     stdio: ["ignore", "ignore", "inherit"],
   });
   writeFileSync(stampFile, stamp);
+  return dir;
 }
 
 /** Copies the program `test/e2e/programs/<program>` into a fresh folder of the workspace. */

@@ -70,7 +70,7 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
   return {
     getMetadata: () =>
       guarded(async () => ({
-        serverCapabilities: { getProviderSchemaOptional: true },
+        serverCapabilities: { getProviderSchemaOptional: true, planDestroy: true },
         resources: TYPE_NAMES.map((typeName) => ({ typeName })),
         dataSources: Object.keys((await theSchema()).dataSourceSchemas as object).map((typeName) => ({ typeName })),
       })),
@@ -309,7 +309,7 @@ export async function providerSchema() {
     },
     resourceSchemas: Object.fromEntries([...types.values()].map((type) => [type.name, schemaOf(type)])),
     dataSourceSchemas: Object.fromEntries([...dataSources.values()].map(({ type }) => [type.name, schemaOf(type)])),
-    serverCapabilities: { getProviderSchemaOptional: true },
+    serverCapabilities: { getProviderSchemaOptional: true, planDestroy: true },
   };
 }
 

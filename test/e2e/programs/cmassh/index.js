@@ -19,6 +19,7 @@ const cluster = new cmassh.Cluster(
     kubernetesVersion: json("version", "1.30.10"),
     controlPlane: json("controlPlane", { instanceType: "standard", count: 1 }),
     timeouts: json("clusterTimeouts", undefined),
+    deletionPolicy: json("clusterDeletionPolicy", undefined),
   },
   order(json("clusterDeleteBeforeReplace", undefined)),
 );
