@@ -52,8 +52,9 @@ function setUp(engine: EngineTraits = DYNAMIC_ENGINE) {
       warnings.push(message);
     },
   };
-  const core = createCore({ engine, holds: new Holds(engine, memoryHoldStore()), reporterFor: () => reporter });
-  return { core, kind, calls, warnings };
+  const holds = new Holds(engine, memoryHoldStore());
+  const core = createCore({ engine, holds, reporterFor: () => reporter });
+  return { core, kind, calls, warnings, holds };
 }
 
 const state = (deletionPolicy?: string): Props => ({ name: "a", size: 1, state: "READY", ...(deletionPolicy ? { deletionPolicy } : {}) });
@@ -113,6 +114,15 @@ describe("deletionPolicy (core/deletion.ts): decided by the core for every engin
     expect(await core.delete(kind, { holder: HOLDER, id: "w-a", state: state("abandon") })).toEqual({ abandoned: true });
     expect(calls).toEqual([]);
     expect(warnings).toEqual(['left test:Widget "w-a" on the platform and forgot it (deletionPolicy "abandon"): nothing was deleted']);
+  });
+
+  it("keeps, rather than refuses, a protected object that another state entry holds (a stack moved between declarations)", async () => {
+    const { core, kind, calls, holds } = setUp();
+    // Another entry of the run adopted the object (holds.ts): this entry's delete deletes nothing.
+    holds.created({ key: "urn:test::other", label: "other" }, kind.type, "w-a", true);
+    const deleted = await core.delete(kind, { holder: HOLDER, id: "w-a", state: state("protect") });
+    expect(deleted.kept).toEqual(expect.any(String));
+    expect(calls).toEqual([]);
   });
 
   it("deletes as before when the policy is delete or absent", async () => {

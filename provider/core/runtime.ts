@@ -84,6 +84,8 @@ export function createCore(options: CoreOptions): Core {
   const reader: ConfigReader = { get: (key) => config.get(key) };
   const guard = new ReplacementGuard();
   const turns = new Turns();
+  /** The deletion policy input as the engine's users write it, for messages. */
+  const policyField = engineName("deletionPolicy", {}, engine.names);
   const contextFor = (holder: Holder | undefined): OperationContext => ({ config: reader, report: options.reporterFor(holder) });
   const operationsOf = <I>(kind: Kind) => kind.operations() as Promise<ResourceOperations<I>>;
   /**
@@ -91,8 +93,6 @@ export function createCore(options: CoreOptions): Core {
    * name then finds the first's object and meets the adoption rules (holds.ts), and a create never
    * adopts what a delete is removing at that moment (OpenTofu runs both side by side).
    */
-  /** The deletion policy input as the engine's users write it, for messages. */
-  const policyField = engineName("deletionPolicy", {}, engine.names);
   const inTurn = <T>(kind: Kind, props: Props, run: () => Promise<T>): Promise<T> => turns.run(`${kind.type}\u0000${turnName(kind, props)}`, run);
 
   const core: Core = {
@@ -177,16 +177,17 @@ export function createCore(options: CoreOptions): Core {
 
     async delete(kind, { holder, id, state, timeoutSeconds }) {
       const ctx = contextFor(holder);
-      await core.planDelete(kind, { id, state });
-      if (deletionPolicyOf(state) === "abandon") {
-        await ctx.report.warn(`left ${kind.type} ${JSON.stringify(id)} on the platform and forgot it (${policyField} "abandon"): nothing was deleted`);
-        return { abandoned: true };
-      }
       return inTurn(kind, state, async () => {
+        // An object another entry holds is kept whatever its policy says: nothing would be deleted.
         const reason = holds.reasonToKeep(holder, kind.type, id);
         if (reason !== undefined) {
           await ctx.report.warn(reason);
           return { kept: reason };
+        }
+        await core.planDelete(kind, { id, state });
+        if (deletionPolicyOf(state) === "abandon") {
+          await ctx.report.warn(`left ${kind.type} ${JSON.stringify(id)} on the platform and forgot it (${policyField} "abandon"): nothing was deleted`);
+          return { abandoned: true };
         }
         const ops = await operationsOf(kind);
         await ops.delete(ctx, id, effectiveTimeouts(state, "delete", timeoutSeconds));
