@@ -30,7 +30,6 @@ export function deletionPolicyOf(props: Props): DeletionPolicy {
   return policy === "protect" || policy === "abandon" ? policy : "delete";
 }
 
-
 /**
  * The refusal of deleting object `id` of `kind` (type) under the policy its state records: a
  * destroy of a protected object. Undefined when it may go. `field` is the input's name as the

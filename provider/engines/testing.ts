@@ -385,7 +385,8 @@ interface AuditRow {
 }
 
 /** Calls that only read: gets, lists, watches, lookups, and the Keystone token every Senlin call needs. */
-const READ = /^(Get|List|Watch|Query|Lookup|Describe)/;
+/** The audit's calls that only read, on every platform; every other call is a write. */
+export const READ_OPERATION = /^(Get|List|Watch|Query|Lookup|Describe)/;
 
 async function auditOf(t: TestPlane, api: string, since: number): Promise<AuditRow[]> {
   const { entries } = (await t.http("GET", `/_local/audit?since=${since}`)).body as { entries: AuditRow[] };
@@ -399,7 +400,7 @@ export async function platformCalls(t: TestPlane, api: string, since: number): P
 
 /** The writes of platform `api` after `since`, as `api:operation`, in the order the platform received them. */
 export async function platformWrites(t: TestPlane, api: string, since: number): Promise<string[]> {
-  return (await auditOf(t, api, since)).filter((e) => !READ.test(e.operation)).map((e) => `${e.api}:${e.operation}`);
+  return (await auditOf(t, api, since)).filter((e) => !READ_OPERATION.test(e.operation)).map((e) => `${e.api}:${e.operation}`);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { READ_OPERATION } from "../../provider/engines/testing";
 import { mkdtempSync } from "node:fs";
 import * as path from "node:path";
 import { testRunMarker } from "./engine";
@@ -159,9 +160,6 @@ export async function startLocalPlane(opts: {
 }
 
 /** The operations of audit entries, without the polling reads (GetCluster). */
-/** The audit's calls that only read: every platform's reads and lookups. */
-export const READ_OPERATION = /^(Get|List|Lookup|Query|Watch|Describe|Show|Browse)/;
-
 /** The writes among `entries` (Keystone's token requests are none), as `operation target`. */
 export function writes(entries: AuditEntry[]): string[] {
   return entries.filter((e) => e.api !== "keystone" && !READ_OPERATION.test(e.operation)).map((e) => `${e.operation} ${e.target}`);

@@ -276,9 +276,7 @@ export class TofuResource implements DrivenResource {
       config: dv(schema, config),
       priorPrivate: this.private,
     });
-    // A refusal (an error diagnostic) is the plan's answer: thrown with its text, as tofu prints it.
-    const refused = errorsOf(res.diagnostics);
-    if (refused.length > 0) throw new Error(refused.map((d) => d.summary).join("\n"));
+    throwRefusal(res.diagnostics);
     expect(res.diagnostics).toEqual([]);
     const planned = decodedValue(schema, res.plannedState)!;
     expectValidPlan(schema, config, planned);
@@ -385,12 +383,17 @@ export class TofuResource implements DrivenResource {
       config: dv(schema, null),
       priorPrivate: this.private,
     });
-    const refused = errorsOf(planned.diagnostics);
-    if (refused.length > 0) throw new Error(refused.map((d) => d.summary).join("\n"));
+    throwRefusal(planned.diagnostics);
     expect(decodedValue(schema, planned.plannedState)).toBeNull();
     await this.destroyState(this.live, this.private);
     this.state = null;
   }
+}
+
+/** A plan's refusal (its error diagnostics) thrown with their text, as tofu prints them. */
+function throwRefusal(diagnostics: Diagnostic[]): void {
+  const refused = errorsOf(diagnostics);
+  if (refused.length > 0) throw new Error(refused.map((d) => d.summary).join("\n"));
 }
 
 /** The tfplugin6 service as OpenTofu drives it. */
