@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import { READ_OPERATION } from "../../common/audit-reads";
 import type { FakeClock } from "../../emulator/clock";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../../emulator/testing";
 import type { ConfigReader } from "../core/config";
@@ -385,8 +386,7 @@ interface AuditRow {
 }
 
 /** Calls that only read: gets, lists, watches, lookups, and the Keystone token every Senlin call needs. */
-/** The audit's calls that only read, on every platform; every other call is a write. */
-export const READ_OPERATION = /^(Get|List|Watch|Query|Lookup|Describe)/;
+export { READ_OPERATION };
 
 async function auditOf(t: TestPlane, api: string, since: number): Promise<AuditRow[]> {
   const { entries } = (await t.http("GET", `/_local/audit?since=${since}`)).body as { entries: AuditRow[] };

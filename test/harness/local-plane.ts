@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { READ_OPERATION } from "../../provider/engines/testing";
+import { READ_OPERATION } from "../../common/audit-reads";
 import { mkdtempSync } from "node:fs";
 import * as path from "node:path";
 import { testRunMarker } from "./engine";
