@@ -8,8 +8,6 @@ export const CC_PASSWORD = "Cc-s3cret-9f2e71";
 export function openCycleCloudStack(opts: Partial<TestStackOptions> = {}): Promise<TestStack> {
   return openTestStack({
     program: "cyclecloud",
-    // Its own installed copy: another platform's run reinstalling the package cannot pull it away mid-test.
-    workspace: "cyclecloud",
     timeScale: 0.1,
     ...opts,
     planeFlags: ["--cyclecloud-password", CC_PASSWORD, ...(opts.planeFlags ?? [])],

@@ -171,7 +171,6 @@ describe("the field tables' representative rows on the real Pulumi engine", () =
   beforeAll(async () => {
     t = await openSenlinStack({
       program: "field-rows",
-      workspace: "field-rows",
       timeScale: 0.1,
       planeFlags: ["--cyclecloud-password", CC_PASSWORD],
       config: { "clusterform:cyclecloudUsername": "admin" },

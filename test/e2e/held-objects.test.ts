@@ -6,7 +6,7 @@ import { changingSteps, destroyLeftovers, type EngineStack, openStack, type RunR
 import type { AuditEntry, LocalPlane } from "../harness/local-plane";
 import { applyArgs, planArgs } from "../harness/tofu";
 import { openTofuPlane, type TofuPlane } from "../harness/tofu-plane";
-import { clusterformTarball, copyProgram, installWorkspace } from "../harness/workspace";
+import { copyProgram, packageWorkspace } from "../harness/workspace";
 
 // No engine or process combination deletes an object another resource of the stack holds
 // (provider/core/holds.ts), through the real Pulumi engine: a stack moved between the dynamic and
@@ -48,7 +48,7 @@ describe("held objects: a stack moved between the ways a program declares its re
     Object.fromEntries((await stored(stack)).filter((r) => r.id).map((r) => [r.urn.split("::").pop(), `${r.type} ${r.id}`]));
 
   beforeAll(async () => {
-    workspace = installWorkspace("held", { clusterform: clusterformTarball() });
+    workspace = packageWorkspace();
     plane = await startAllKindsPlane(workspace, 0.2);
   });
   afterAll(async () => {

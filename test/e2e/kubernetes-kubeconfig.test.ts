@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type EngineStack, openStack } from "../harness/engine";
 import { type LocalPlane, startLocalPlane } from "../harness/local-plane";
-import { clusterformTarball, copyProgram, installWorkspace } from "../harness/workspace";
+import { copyProgram, packageWorkspace } from "../harness/workspace";
 
 // The kubeconfig outputs of a cma-ssh cluster and a vcluster, created through the engine on one
 // plane started with --kubernetes, reach each cluster's own API server; destroy takes the API
@@ -33,7 +33,7 @@ describe("kubeconfig outputs on a plane with --kubernetes, through the engine", 
   let workspace: string;
 
   beforeAll(async () => {
-    workspace = installWorkspace("kubernetes-kubeconfig", { clusterform: clusterformTarball() });
+    workspace = packageWorkspace();
     plane = await startLocalPlane({ workspace, timeScale: 0.1, flags: ["--kubernetes"] });
     const config = { "clusterform:endpoint": { value: plane.url } };
     [vc, cm] = await Promise.all([

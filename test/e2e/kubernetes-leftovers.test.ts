@@ -1,7 +1,7 @@
 import * as net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalPlane, startLocalPlane } from "../harness/local-plane";
-import { clusterformTarball, installWorkspace } from "../harness/workspace";
+import { packageWorkspace } from "../harness/workspace";
 
 // Nothing outlives its object: a plane with --kubernetes that ends without stopping its API servers
 // (SIGKILL, as a crash or an OOM kill ends it) leaves them running, holding the clusters' ports and
@@ -48,7 +48,7 @@ describe("clusterform-local --kubernetes after a crash", () => {
     fetch(`${plane.url}${path}`, { method, headers: { "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
 
   beforeAll(async () => {
-    const workspace = installWorkspace("kubernetes-leftovers", { clusterform: clusterformTarball() });
+    const workspace = packageWorkspace();
     plane = await startLocalPlane({ workspace, timeScale: 0.1, flags: ["--kubernetes"] });
   });
   afterAll(async () => {

@@ -12,7 +12,7 @@ import { type AuditEntry, type LocalPlane, startLocalPlane } from "../harness/lo
 import { repoRoot, workDir } from "../harness/paths";
 import { makeVenv } from "../harness/python";
 import { SENLIN_USER } from "../harness/senlin-stack";
-import { clusterformTarball, installWorkspace } from "../harness/workspace";
+import { packageWorkspace } from "../harness/workspace";
 import { CC_PASSWORD } from "./cyclecloud-support";
 import { timeline } from "./peloton-support";
 
@@ -136,7 +136,7 @@ describe("YAML, Go and Python programs on the native plugin: the examples' lifec
 
   beforeAll(async () => {
     const started = Date.now();
-    workspace = installWorkspace("languages", { clusterform: clusterformTarball() });
+    workspace = packageWorkspace();
     plane = await startLocalPlane({ workspace, timeScale: 0.2, flags: ALL_KINDS_PLANE_FLAGS });
     // The Go SDK, generated from the repository's schema.json into the build output; the example's
     // go.mod points at it (the only line of the example that changes here). A fixed folder (its go/

@@ -10,7 +10,7 @@ import { type LocalPlane, mutations, startLocalPlane } from "../harness/local-pl
 import { repoRoot } from "../harness/paths";
 import { SENLIN_USER } from "../harness/senlin-stack";
 import { openTofuDir, type TofuDir } from "../harness/tofu";
-import { clusterformTarball, installWorkspace } from "../harness/workspace";
+import { packageWorkspace } from "../harness/workspace";
 import { CC_PASSWORD } from "./cyclecloud-support";
 
 /*
@@ -183,7 +183,7 @@ describe("lookups through the real engines: one stack owns, three programs read"
   const writesSince = async (since: number) => mutations(await plane.audit(since)).filter((m) => !/^(Get|List|Query|Watch|Lookup|CreateToken)/.test(m.split(" ")[0].split(":").at(-1) ?? ""));
 
   beforeAll(async () => {
-    workspace = installWorkspace("lookups", { clusterform: clusterformTarball() });
+    workspace = packageWorkspace();
     kubeDir = mkdtempSync(path.join(workspace, "kube-"));
     plane = await startLocalPlane({ workspace, timeScale: 0.1, flags: [...ALL_KINDS_PLANE_FLAGS, "--kubernetes", "--cmassh-versions", OFFERED.join(",")] });
     const endpoint = { "clusterform:endpoint": { value: plane.url } };

@@ -4,7 +4,7 @@ import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changingSteps, engineEnv, openStack, pulumiBinDir } from "../harness/engine";
 import { type LocalPlane, startLocalPlane } from "../harness/local-plane";
-import { clusterformTarball, copyProgram, installWorkspace } from "../harness/workspace";
+import { copyProgram, packageWorkspace } from "../harness/workspace";
 
 // Installing the plugin without internet, from the packed package as users get it: the
 // `clusterform-plugin-tarball` command writes a self-contained tarball, `pulumi plugin install
@@ -15,7 +15,7 @@ describe("native plugin installed with pulumi plugin install --file", () => {
   let workspace: string;
 
   beforeAll(async () => {
-    workspace = installWorkspace("native-install", { clusterform: clusterformTarball() });
+    workspace = packageWorkspace();
     plane = await startLocalPlane({ workspace, timeScale: 0.2 });
   });
   afterAll(async () => {

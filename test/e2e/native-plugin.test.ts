@@ -8,7 +8,7 @@ import { MUTATIONS } from "../harness/interrupt";
 import type { LocalPlane } from "../harness/local-plane";
 import { killTree } from "../harness/processes";
 import { SENLIN_USER } from "../harness/senlin-stack";
-import { clusterformTarball, copyProgram, installWorkspace } from "../harness/workspace";
+import { copyProgram, packageWorkspace } from "../harness/workspace";
 import { CC_PASSWORD } from "./cyclecloud-support";
 
 // The native plugin (pulumi-resource-clusterform) through the real engine: every kind on one
@@ -22,7 +22,7 @@ describe("native plugin: every kind on one stack through an explicit provider", 
   let programDir: string;
 
   beforeAll(async () => {
-    const workspace = installWorkspace("native-plugin", { clusterform: clusterformTarball() });
+    const workspace = packageWorkspace();
     plane = await startAllKindsPlane(workspace, 0.2);
     programDir = copyProgram(workspace, "native-kinds");
     stack = await openStack({
@@ -270,7 +270,7 @@ describe("native plugin: customTimeouts, cancellation, and a stack moved from dy
   let workspace: string;
 
   beforeAll(async () => {
-    workspace = installWorkspace("native-plugin", { clusterform: clusterformTarball() });
+    workspace = packageWorkspace();
     // A cluster takes 24 s to provision here: long enough to time out and to cancel in.
     plane = await startAllKindsPlane(workspace, 8);
   });

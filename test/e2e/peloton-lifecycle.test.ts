@@ -7,7 +7,7 @@ describe("Peloton pool and stateless job: the whole lifecycle through the engine
   let t: TestStack;
 
   beforeAll(async () => {
-    t = await openTestStack({ program: "peloton", workspace: "peloton-lifecycle", timeScale: 0.1 });
+    t = await openTestStack({ program: "peloton", timeScale: 0.1 });
     await t.configure({ jobs: { web: { instanceCount: 3 } } });
   });
   afterAll(async () => {

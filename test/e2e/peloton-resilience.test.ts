@@ -18,7 +18,7 @@ describe("Peloton: replacements, interrupted runs, faults and an unreachable pla
   });
 
   it("replaces the job and the pool with `pulumi up --replace`, with derived and chosen names, ending with live objects the state names", async () => {
-    t = await openTestStack({ program: "peloton", workspace: "peloton-resilience", timeScale: 0.1 });
+    t = await openTestStack({ program: "peloton", timeScale: 0.1 });
     await t.configure({ pool: { name: "chosen-pool" }, ...web("nginx:1", { instanceCount: 2 }) });
     const first = await t.stack.up();
     const jobId = (first.outputs.jobIds as Record<string, string>).web;
@@ -40,7 +40,7 @@ describe("Peloton: replacements, interrupted runs, faults and an unreachable pla
   });
 
   it("adopts the job an interrupted up created: killed while the job starts, the next up converges with one CreateJob", async () => {
-    t = await openTestStack({ program: "peloton", workspace: "peloton-resilience", timeScale: 1 });
+    t = await openTestStack({ program: "peloton", timeScale: 1 });
     await t.configure(web("nginx:1"));
     const plane = t.plane;
     const cli = spawnCli(t.programDir, ["up", "--yes", "--skip-preview", "--stack", t.stack.stack.name]);
@@ -60,7 +60,7 @@ describe("Peloton: replacements, interrupted runs, faults and an unreachable pla
   });
 
   it("waits for the same workflow after being killed during a rolling update: one ReplaceJob in total, and it converges", async () => {
-    t = await openTestStack({ program: "peloton", workspace: "peloton-resilience", timeScale: 1 });
+    t = await openTestStack({ program: "peloton", timeScale: 1 });
     await t.configure(web("nginx:1", { updatePolicy: { batchSize: 6 } }));
     await t.stack.up();
     const [before] = await pelotonJobs(t.plane);
@@ -91,7 +91,7 @@ describe("Peloton: replacements, interrupted runs, faults and an unreachable pla
   });
 
   it("retries three transient ReplaceJob failures, fails clearly on a permanent one with state kept true, and survives a plane restart mid-rollout", async () => {
-    t = await openTestStack({ program: "peloton", workspace: "peloton-resilience", timeScale: 0.2 });
+    t = await openTestStack({ program: "peloton", timeScale: 0.2 });
     await t.configure(web("nginx:1"));
     await t.stack.up();
     const [job] = await pelotonJobs(t.plane);
@@ -125,7 +125,7 @@ describe("Peloton: replacements, interrupted runs, faults and an unreachable pla
   });
 
   it("fails a job larger than its pool clearly and early: the excess pods stay PENDING and the error names the pool and the shortage", async () => {
-    t = await openTestStack({ program: "peloton", workspace: "peloton-resilience", timeScale: 0.1 });
+    t = await openTestStack({ program: "peloton", timeScale: 0.1 });
     const small = { name: "small", resources: [{ kind: "cpu", reservation: 1, limit: 2 }] };
     await t.configure({ pool: small, ...web("nginx:1", { instanceCount: 4, updatePolicy: { batchSize: 4 }, defaultSpec: { containers: [{ ...container("nginx:1"), resources: { cpu: 1, memoryMb: 64 } }] } }) });
     const started = Date.now();
@@ -144,7 +144,7 @@ describe("Peloton: replacements, interrupted runs, faults and an unreachable pla
   });
 
   it("fails within clusterform:unreachableTimeout against an endpoint nothing listens on, naming the address", async () => {
-    t = await openTestStack({ program: "peloton", workspace: "peloton-resilience", config: { "clusterform:unreachableTimeout": "3s" } });
+    t = await openTestStack({ program: "peloton", config: { "clusterform:unreachableTimeout": "3s" } });
     await t.configure(web("nginx:1"));
     // A privileged port nothing here listens on and no server takes (the stopped plane's own port
     // can be taken at once by a server another test file starts, which then answers instead).

@@ -36,7 +36,7 @@ describe("Peloton: a changed job spec becomes one batched rolling update", () =>
   let jobId: string;
 
   beforeAll(async () => {
-    t = await openTestStack({ program: "peloton", workspace: "peloton-rollout", timeScale: 0.1 });
+    t = await openTestStack({ program: "peloton", timeScale: 0.1 });
     client = createPelotonClient({ endpoint: t.plane.url, caller: "someone-else" });
     await t.configure(web({}));
     const result = await t.stack.up();

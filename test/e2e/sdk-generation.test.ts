@@ -7,7 +7,7 @@ import { parse } from "yaml";
 import { codeBlocks, section, sectionFiles } from "../../tools/reference-docs/doc-examples";
 import { PLUGIN_DOWNLOAD_URL } from "../../provider/cli/codegen/pulumi-schema";
 import { repoRoot, workDir } from "../harness/paths";
-import { clusterformTarball, installWorkspace, PULUMI_SDK_VERSION } from "../harness/workspace";
+import { packageWorkspace, PULUMI_SDK_VERSION } from "../harness/workspace";
 
 /**
  * The SDKs Pulumi's own code generators write from a package schema (tools/sdkgen through
@@ -87,7 +87,7 @@ describe("SDKs generated from schema.json", () => {
 
   it("the reference pages' TypeScript examples and the README's TypeScript start compile against the packed package", () => {
     // Below a folder whose node_modules holds the packed package and @pulumi/pulumi, as a user installs them.
-    const workspace = installWorkspace("languages", { clusterform: clusterformTarball() });
+    const workspace = packageWorkspace();
     const program = mkdtempSync(path.join(workspace, "ts-examples-"));
     const examples = pages.map((p) => ({ name: p.name, code: example(p.text, "typescript") }));
     for (const e of examples) {
@@ -187,7 +187,7 @@ describe("SDKs generated from schema.json", () => {
       [...p.text.matchAll(/^### (get\w+)$/gm)].map((m) => ({ name: `${p.name}-${m[1]}`, text: section(p.text, m[1]) })),
     );
     expect(lookups.length).toBe(Object.keys(schema.functions).length);
-    const workspace = installWorkspace("languages", { clusterform: clusterformTarball() });
+    const workspace = packageWorkspace();
     const ts = mkdtempSync(path.join(workspace, "ts-lookups-"));
     for (const l of lookups) writeFileSync(path.join(ts, `${l.name}.ts`), codeBlocks(l.text, "typescript")[0]);
     const readme = sectionFiles(readFileSync(path.join(repoRoot(), "README.md"), "utf8"), "TypeScript with the dynamic classes");

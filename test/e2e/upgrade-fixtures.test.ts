@@ -6,7 +6,7 @@ import { KINDS } from "../harness/all-kinds";
 import { changingSteps, type EngineStack, openStack, type RunResult, repoRoot, resourceSteps } from "../harness/engine";
 import { type LocalPlane, startLocalPlane } from "../harness/local-plane";
 import { workDir } from "../harness/paths";
-import { clusterformTarball, installWorkspace } from "../harness/workspace";
+import { packageWorkspace } from "../harness/workspace";
 
 // Upgrade safety: each directory under test/fixtures/upgrade holds a stack as a release left it
 // (scripts/write-upgrade-fixture.sh). The current package takes it over in a fresh backend, against
@@ -138,8 +138,8 @@ describe.each(versions)("the stack written by release %s", (version) => {
   let preview: RunResult;
 
   beforeAll(async () => {
-    // The package under test, installed as users install it, in this file's own workspace.
-    const workspace = installWorkspace("upgrade", { clusterform: clusterformTarball() });
+    // The package under test, installed as users install it.
+    const workspace = packageWorkspace();
     // The plane writes to its data folder: it starts on a copy, never on the committed file.
     const dataDir = mkdtempSync(path.join(workDir(), "plane-upgrade-"));
     cpSync(path.join(dir, "plane"), dataDir, { recursive: true });

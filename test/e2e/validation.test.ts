@@ -8,7 +8,7 @@ import { type EngineStack, openStack } from "../harness/engine";
 import type { LocalPlane } from "../harness/local-plane";
 import { SENLIN_USER } from "../harness/senlin-stack";
 import { openTofuDir, planArgs, type TofuResult } from "../harness/tofu";
-import { clusterformTarball, copyProgram, installWorkspace } from "../harness/workspace";
+import { copyProgram, packageWorkspace } from "../harness/workspace";
 import { CC_PASSWORD } from "./cyclecloud-support";
 
 // What each engine shows its user for a bad input, before any platform call: one bad input of each
@@ -103,7 +103,7 @@ let workspace: string;
 const stacks = {} as Record<Engine, EngineStack>;
 
 beforeAll(async () => {
-  workspace = installWorkspace("validation", { clusterform: clusterformTarball() });
+  workspace = packageWorkspace();
   plane = await startAllKindsPlane(workspace, 0.1);
   const programDir = copyProgram(workspace, "validation");
   const [dynamic, native] = await Promise.all(

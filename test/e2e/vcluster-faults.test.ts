@@ -14,7 +14,7 @@ describe("vcluster under faults: state stays true, nothing orphaned, nothing dup
   let t: TestStack | undefined;
   const vclusters = async () => (await t!.plane.admin<{ vclusters: View[] }>("/_local/vcluster/vclusters")).vclusters;
   const open = (timeScale: number, config?: Record<string, string>) =>
-    openTestStack({ program: "vcluster", workspace: "vcluster-faults", timeScale, config });
+    openTestStack({ program: "vcluster", timeScale, config });
 
   afterEach(async () => {
     await t?.plane.stop();

@@ -21,7 +21,7 @@ describe("vcluster: the whole lifecycle through the engine", () => {
   const vclusters = async () => (await t.plane.admin<{ vclusters: VclusterView[] }>("/_local/vcluster/vclusters")).vclusters;
 
   beforeAll(async () => {
-    t = await openTestStack({ program: "vcluster", workspace: "vcluster-lifecycle", timeScale: 0.2 });
+    t = await openTestStack({ program: "vcluster", timeScale: 0.2 });
     await t.configure({ vc: { namespace: "team-a", replicas: 1, labels: { env: "dev" } } });
   });
   afterAll(async () => {

@@ -28,7 +28,7 @@ describe("vcluster: `pulumi up --replace` ends with a live object the state name
     ["a derived name", {}],
     ["a chosen name", { name: "chosen" }],
   ])("replaces a vcluster with %s, deleting first, and the state names the new one", async (_, naming) => {
-    t = await openTestStack({ program: "vcluster", workspace: "vcluster-replacement", timeScale: 0.1 });
+    t = await openTestStack({ program: "vcluster", timeScale: 0.1 });
     await t.configure({ vc: { namespace: "team-a", ...naming }, snapshot: { retentionHours: 1 } });
     const first = await t.stack.up();
     const name = String(first.outputs.name);
@@ -51,7 +51,7 @@ describe("vcluster: `pulumi up --replace` ends with a live object the state name
   });
 
   it("replaces a snapshot alone with `up --replace`", async () => {
-    t = await openTestStack({ program: "vcluster", workspace: "vcluster-replacement", timeScale: 0.1 });
+    t = await openTestStack({ program: "vcluster", timeScale: 0.1 });
     await t.configure({ vc: { namespace: "team-a", name: "solo" }, snapshot: { name: "nightly" } });
     const first = await t.stack.up();
     const since = await t.plane.lastSeq();
@@ -61,7 +61,7 @@ describe("vcluster: `pulumi up --replace` ends with a live object the state name
   });
 
   it("refuses `up --replace` with deleteBeforeReplace: false before any mutating call, saying how to replace", async () => {
-    t = await openTestStack({ program: "vcluster", workspace: "vcluster-replacement", timeScale: 0.1 });
+    t = await openTestStack({ program: "vcluster", timeScale: 0.1 });
     await t.configure({ vc: { namespace: "team-a", name: "keep" }, deleteBeforeReplace: false });
     const first = await t.stack.up();
     const since = await t.plane.lastSeq();
@@ -71,7 +71,7 @@ describe("vcluster: `pulumi up --replace` ends with a live object the state name
   });
 
   it("adopts what an interrupted up created: killed while the vcluster is CREATING, the next up converges with one vcluster", async () => {
-    t = await openTestStack({ program: "vcluster", workspace: "vcluster-replacement", timeScale: 1 });
+    t = await openTestStack({ program: "vcluster", timeScale: 1 });
     await t.configure({ vc: { namespace: "team-a", replicas: 3 } });
     const plane = t.plane;
     const cli = spawnCli(t.programDir, ["up", "--yes", "--skip-preview", "--stack", t.stack.stack.name]);

@@ -3,7 +3,7 @@ import { CC_PASSWORD } from "../e2e/cyclecloud-support";
 import { type EngineStack, openStack } from "./engine";
 import { type LocalPlane, startLocalPlane } from "./local-plane";
 import { SENLIN_CONFIG, SENLIN_PLANE_FLAGS, SENLIN_USER, senlinRest } from "./senlin-stack";
-import { clusterformTarball, copyProgram, installWorkspace } from "./workspace";
+import { copyProgram, packageWorkspace } from "./workspace";
 
 /** Every resource kind of every platform, as the provider routes them. */
 export const KINDS = [
@@ -74,7 +74,7 @@ export async function startAllKindsPlane(workspace: string, timeScale = 0.3, fla
  * platform in its config.
  */
 export async function openAllKindsStack(opts: AllKindsOptions = {}): Promise<AllKindsStack> {
-  const workspace = installWorkspace("all-kinds", { clusterform: clusterformTarball() });
+  const workspace = packageWorkspace();
   const plane = opts.plane ?? (await startAllKindsPlane(workspace, opts.timeScale, opts.planeFlags));
   const programDir = copyProgram(workspace, opts.program ?? "all-kinds");
   const stack = await openStack({

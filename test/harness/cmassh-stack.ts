@@ -1,6 +1,6 @@
 import { type EngineStack, openStack } from "./engine";
 import { type LocalPlane, startLocalPlane } from "./local-plane";
-import { clusterformTarball, copyProgram, installWorkspace } from "./workspace";
+import { copyProgram, packageWorkspace } from "./workspace";
 
 /** A stack of a test program wired to its own local control plane. */
 export interface TestStack {
@@ -31,13 +31,6 @@ export interface TestStackOptions {
   planeFlags?: string[];
   /** Environment variables of the engine and provider processes. @default {} */
   env?: Record<string, string>;
-  /**
-   * The workspace folder the package is installed in. Test files that run while another run may
-   * repack and reinstall the package (other e2e files, other platforms) pass their own name, so a
-   * reinstall never pulls the package from under a running stack.
-   * @default "cmassh", or `clusterform-pulumi-<version>` with `pulumiVersion`
-   */
-  workspace?: string;
 }
 
 /**
@@ -45,8 +38,7 @@ export interface TestStackOptions {
  * opens a stack of `program` whose `clusterform:endpoint` is that plane.
  */
 export async function openTestStack(opts: TestStackOptions): Promise<TestStack> {
-  const name = opts.workspace ?? (opts.pulumiVersion ? `clusterform-pulumi-${opts.pulumiVersion}` : "cmassh");
-  const workspace = installWorkspace(name, { clusterform: clusterformTarball() }, opts.pulumiVersion);
+  const workspace = packageWorkspace(opts.pulumiVersion);
   const plane = await startLocalPlane({ workspace, timeScale: opts.timeScale, flags: opts.planeFlags });
   const programDir = copyProgram(workspace, opts.program);
   const plain = Object.entries(opts.config ?? {}).map(([key, value]) => [key, { value }]);

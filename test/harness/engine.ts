@@ -137,6 +137,13 @@ function uniqueStackName(): string {
 }
 
 /** Opens (creating if needed) a stack of the program in `programDir`. */
+// `PulumiCommand.get` runs `pulumi version`: once per test process, not once per stack.
+let pulumiCommand: Promise<PulumiCommand> | undefined;
+
+/**
+ * Opens a stack of the program in `programDir`: a new one with a generated name, or the one named
+ * `stackName`, created if needed (`stack select`, then `stack init` when it is not there).
+ */
 export async function openStack(opts: {
   programDir: string;
   stackName?: string;
@@ -144,16 +151,16 @@ export async function openStack(opts: {
   env?: Record<string, string>;
 }): Promise<EngineStack> {
   const binDir = pulumiBinDir();
-  const pulumiCommand = await PulumiCommand.get({ root: path.dirname(binDir), skipVersionCheck: true });
+  pulumiCommand ??= PulumiCommand.get({ root: path.dirname(binDir), skipVersionCheck: true });
   const env = engineEnv();
-  const stack = await LocalWorkspace.createOrSelectStack(
-    { stackName: opts.stackName ?? uniqueStackName(), workDir: opts.programDir },
-    {
-      pulumiCommand,
-      pulumiHome: env.PULUMI_HOME,
-      envVars: { ...env, PATH: `${binDir}${path.delimiter}${process.env.PATH}`, ...opts.env },
-    },
-  );
+  const workspaceOptions = {
+    pulumiCommand: await pulumiCommand,
+    pulumiHome: env.PULUMI_HOME,
+    envVars: { ...env, PATH: `${binDir}${path.delimiter}${process.env.PATH}`, ...opts.env },
+  };
+  const stack = opts.stackName
+    ? await LocalWorkspace.createOrSelectStack({ stackName: opts.stackName, workDir: opts.programDir }, workspaceOptions)
+    : await LocalWorkspace.createStack({ stackName: uniqueStackName(), workDir: opts.programDir }, workspaceOptions);
   if (opts.config) {
     await stack.setAllConfig(opts.config);
   }
@@ -161,6 +168,11 @@ export async function openStack(opts: {
 }
 
 function wrapStack(stack: Stack): EngineStack {
+  const storedState = async () => {
+    const settings = await stack.workspace.projectSettings();
+    const backend = new URL(engineEnv().PULUMI_BACKEND_URL).pathname;
+    return readFileSync(path.join(backend, ".pulumi", "stacks", settings.name, `${stack.name}.json`), "utf8");
+  };
   const run = async (kind: "preview" | "up" | "refresh" | "destroy", opts: RunOptions = {}): Promise<RunResult> => {
     const collector = new StepCollector();
     const common = { onEvent: (e: EngineEvent) => collector.add(e), color: "never" as const };
@@ -170,17 +182,12 @@ function wrapStack(stack: Stack): EngineStack {
         return { steps: collector.steps, outputs: {}, stdout: r.stdout };
       }
       case "up":
-        return upWithOneOutputRead(stack, opts, collector);
+        return upWithOneOutputRead(stack, opts, collector, storedState);
       // As the Automation API runs them, minus the `stack history` it adds after each.
       case "refresh":
       case "destroy":
         return { steps: collector.steps, outputs: {}, stdout: await runWithEventLog(stack, [kind, "--yes", "--skip-preview"], collector) };
     }
-  };
-  const storedState = async () => {
-    const settings = await stack.workspace.projectSettings();
-    const backend = new URL(engineEnv().PULUMI_BACKEND_URL).pathname;
-    return readFileSync(path.join(backend, ".pulumi", "stacks", settings.name, `${stack.name}.json`), "utf8");
   };
   return {
     stack,
@@ -203,17 +210,34 @@ function wrapStack(stack: Stack): EngineStack {
 
 /**
  * `pulumi up` as the Automation API runs it, minus the three CLI runs `Stack.up()` adds afterwards
- * (two `stack output` and a `stack history`, about 1.5 s of CPU on these machines): one
- * `stack output --show-secrets` gives the outputs. The events are read from the log file once the
- * CLI has exited.
+ * (two `stack output` and a `stack history`, about 1.5 s of CPU on these machines). The outputs
+ * come from the stored checkpoint the up has just written; only when one of them is a secret (held
+ * there encrypted) does one `stack output --show-secrets` decrypt them. The events are read from
+ * the log file once the CLI has exited.
  */
-async function upWithOneOutputRead(stack: Stack, opts: RunOptions, collector: StepCollector): Promise<RunResult> {
+async function upWithOneOutputRead(
+  stack: Stack,
+  opts: RunOptions,
+  collector: StepCollector,
+  storedState: () => Promise<string>,
+): Promise<RunResult> {
   const extra = (opts.replace ?? []).flatMap((urn) => ["--replace", urn]);
   if (opts.continueOnError) extra.push("--continue-on-error");
   if (opts.parallel !== undefined) extra.push("--parallel", String(opts.parallel));
   const stdout = await runWithEventLog(stack, ["up", "--yes", "--skip-preview", ...extra], collector);
-  const outputs = JSON.parse(await runCli(stack, ["stack", "output", "--json", "--show-secrets"])) as Record<string, unknown>;
+  const stored = plainStackOutputs(await storedState());
+  const outputs = stored ?? (JSON.parse(await runCli(stack, ["stack", "output", "--json", "--show-secrets"])) as Record<string, unknown>);
   return { steps: collector.steps, outputs, stdout };
+}
+
+/** The key that marks a secret value in Pulumi's serialized state (its value is a fixed signature). */
+const SECRET_SIGNATURE = "4dabf18193072939515e22adb298388d";
+
+/** The stack's outputs from a stored checkpoint, or undefined when one of them is a secret (stored encrypted). */
+export function plainStackOutputs(checkpointText: string): Record<string, unknown> | undefined {
+  const resources: { type: string; outputs?: Record<string, unknown> }[] = JSON.parse(checkpointText).checkpoint?.latest?.resources ?? [];
+  const outputs = resources.find((r) => r.type === "pulumi:pulumi:Stack")?.outputs ?? {};
+  return JSON.stringify(outputs).includes(`"${SECRET_SIGNATURE}"`) ? undefined : outputs;
 }
 
 /** Runs one engine operation through the CLI, its events read from the log file once it has exited (failed or not). */

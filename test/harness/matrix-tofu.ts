@@ -7,7 +7,7 @@ import { EngineFailure, type EngineRun, type MatrixStack, type MatrixStackOption
 import { repoRoot } from "./paths";
 import { openTofuDir, type TofuDir, tofuBin } from "./tofu";
 import { PLATFORM_CREDENTIALS_ENV } from "./tofu-plane";
-import { clusterformTarball, installWorkspace } from "./workspace";
+import { packageWorkspace } from "./workspace";
 
 /** One message of OpenTofu's machine-readable output (`-json`), as far as the matrix reads it. */
 interface TofuMessage {
@@ -127,7 +127,7 @@ const IMPORTED_AFTER_KILL: Partial<Record<Kind, string>> = {
  * directory of its own, the installed package's provider through `dev_overrides`, on a new plane.
  */
 export async function openTofuMatrixStack(opts: MatrixStackOptions): Promise<MatrixStack> {
-  const workspace = installWorkspace("all-kinds", { clusterform: clusterformTarball() });
+  const workspace = packageWorkspace();
   const plane = await startAllKindsPlane(workspace, opts.timeScale);
   const dir = openTofuDir(`matrix-${process.pid}-${Date.now().toString(36)}`, {
     example: "all-kinds-hcl",

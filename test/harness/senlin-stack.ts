@@ -28,7 +28,6 @@ export interface SenlinStack extends TestStack {
 export async function openSenlinStack(opts: SenlinStackOptions = {}): Promise<SenlinStack> {
   const withCredentials = (opts.credentials ?? "config") === "config";
   const t = await openTestStack({
-    workspace: "senlin",
     ...opts,
     program: opts.program ?? "senlin",
     planeFlags: [...SENLIN_PLANE_FLAGS, ...(opts.planeFlags ?? [])],

@@ -3,7 +3,7 @@ import { ALL_KINDS_PLANE_FLAGS } from "./all-kinds";
 import { type LocalPlane, mutations, startLocalPlane } from "./local-plane";
 import { SENLIN_USER, senlinRest } from "./senlin-stack";
 import { openTofuDir, type TofuDir } from "./tofu";
-import { clusterformTarball, installWorkspace } from "./workspace";
+import { packageWorkspace } from "./workspace";
 import * as path from "node:path";
 
 /** A local control plane every platform's example runs against, and the installed package. */
@@ -42,7 +42,7 @@ export const PLATFORM_CREDENTIALS_ENV: Readonly<Record<string, string>> = Object
  * example works against (Keystone user and Senlin profile seeded, CycleCloud password set).
  */
 export async function openTofuPlane(opts: { timeScale?: number } = {}): Promise<TofuPlane> {
-  const workspace = installWorkspace("all-kinds", { clusterform: clusterformTarball() });
+  const workspace = packageWorkspace();
   const plane = await startLocalPlane({ workspace, flags: ALL_KINDS_PLANE_FLAGS, timeScale: opts.timeScale });
   const rest = await senlinRest(plane);
   await rest.createProfile("web-profile");

@@ -44,6 +44,17 @@ export function installWorkspace(name: string, tarballs: Record<string, string>,
   return withLock(`${dir}.lock`, () => install(dir, tarballs, pulumiVersion));
 }
 
+/**
+ * The workspace of every program that needs only the packed package (and the @pulumi/pulumi it is
+ * tested with, or `pulumiVersion`): one npm install per run for all the files that use it. The
+ * tarball is packed once per run and the workspace is only read while programs run (each program
+ * is copied into a folder of its own below it), so files running side by side can share it.
+ */
+export function packageWorkspace(pulumiVersion = PULUMI_SDK_VERSION): string {
+  const name = pulumiVersion === PULUMI_SDK_VERSION ? "clusterform" : `clusterform-pulumi-${pulumiVersion}`;
+  return installWorkspace(name, { clusterform: clusterformTarball() }, pulumiVersion);
+}
+
 /** How long a workspace lock may be held before it counts as left behind by a killed run. */
 const STALE_LOCK_MS = 10 * 60_000;
 

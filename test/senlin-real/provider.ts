@@ -3,7 +3,7 @@ import { type EngineStack, openStack } from "../harness/engine";
 import { type LocalPlane, startLocalPlane } from "../harness/local-plane";
 import { realToken } from "../harness/real-senlin";
 import { type RecordedCall, type RecordingProxy, startRecordingProxy } from "../harness/recording-proxy";
-import { clusterformTarball, copyProgram, installWorkspace } from "../harness/workspace";
+import { copyProgram, packageWorkspace } from "../harness/workspace";
 
 // The provider's Senlin resources through the engine (the dynamic providers), one program run step
 // by step against the real Senlin 14 and, side by side, against the local plane: every step must
@@ -87,7 +87,7 @@ export function providerSteps(): void {
   beforeAll(async () => {
     token = await realToken(real.keystoneUrl, real.user, real.password, real.project);
     proxy = await startRecordingProxy(real.keystoneUrl, real.senlinUrl);
-    const workspace = installWorkspace("senlin-real", { clusterform: clusterformTarball() });
+    const workspace = packageWorkspace();
     plane = await startLocalPlane({ workspace, timeScale: 0.1 });
     const credentials = (url: string, user: string, password: string, project: string) => ({
       "clusterform:senlinAuthUrl": { value: `${url}/v3` },
