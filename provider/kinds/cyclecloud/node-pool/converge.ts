@@ -3,7 +3,9 @@ import type { BucketStatus, NodeCreationSet, NodeRecord } from "../../../clients
 import type { Deadline } from "../../../core/deadline";
 import { ClusterformError } from "../../../core/errors";
 import { carryOut, type Executors, type PlannedOperation } from "../../../core/plan/operation";
+import { setPoolPower } from "./park";
 import { aliveNodes, chooseSurplus, type PoolNode, poolNodes, requestIdOf, targetNodes } from "./pool";
+import { powerOf } from "./power";
 import { NODE_POOL_CALLS, type NodePoolInputs } from "./schema";
 import { nodesOf, waitForNodesGone, waitForNodesReady } from "./waits";
 
@@ -60,7 +62,8 @@ const MAX_REQUEST_PROBES = 50;
 
 /**
  * The executors of an update's planned calls (plan.ts): CreateNodes adds `count` nodes, RemoveNodes
- * removes the nodes it names (those still in the pool: one already gone needs no removal).
+ * removes the nodes it names (those still in the pool: one already gone needs no removal),
+ * StartNodes, DeallocateNodes and ShutdownNodes bring every node of the pool to a power state.
  */
 function plannedCalls(cx: ConvergeContext, state: PoolState): Executors<typeof NODE_POOL_CALLS> {
   return {
@@ -73,6 +76,9 @@ function plannedCalls(cx: ConvergeContext, state: PoolState): Executors<typeof N
       const named = names.flatMap((name) => pool.filter((n) => n.name === name));
       if (named.length > 0) await removeNodes(cx, state, named, "surplus");
     },
+    [NODE_POOL_CALLS.StartNodes]: () => setPoolPower(cx, state, "running"),
+    [NODE_POOL_CALLS.DeallocateNodes]: () => setPoolPower(cx, state, "deallocated"),
+    [NODE_POOL_CALLS.ShutdownNodes]: () => setPoolPower(cx, state, "off"),
   };
 }
 
@@ -81,11 +87,27 @@ function plannedCalls(cx: ConvergeContext, state: PoolState): Executors<typeof N
  * inputs ask for and waits until every node is Ready; updates `state` as it goes. After a planned
  * update the pool already has that size, so the rounds only read it; they act when the pool
  * changed since the state the plan was made from (a node failed, removed outside Pulumi), and
- * say so.
+ * say so. A pool to be parked (`powerState`): a create sizes it, then parks it; an update only
+ * carries out its plan, since parked nodes are the pool's and not lost ones to replace.
  */
-export async function convergePool(cx: ConvergeContext, state: PoolState, planned: readonly PlannedOperation[] = []): Promise<NodeRecord[]> {
+export async function convergePool(cx: ConvergeContext, state: PoolState, planned: readonly PlannedOperation[] = [], creating = false): Promise<NodeRecord[]> {
   const { client, inputs, deadline } = cx;
   await carryOut<typeof NODE_POOL_CALLS>("cyclecloud:NodePool", planned, plannedCalls(cx, state));
+  const power = powerOf(inputs.powerState);
+  if (power !== "running") {
+    if (creating) {
+      await sizePool(cx, state, planned);
+      await setPoolPower(cx, state, power);
+    }
+    const records = (await client.listNodes(inputs.clusterName, {}, { deadline })).nodes;
+    return records.filter((r) => state.nodeIds.includes(r.NodeId));
+  }
+  return sizePool(cx, state, planned);
+}
+
+/** The rounds of a convergence: each reads the pool and takes one step until every node is Ready. */
+async function sizePool(cx: ConvergeContext, state: PoolState, planned: readonly PlannedOperation[]): Promise<NodeRecord[]> {
+  const { client, inputs, deadline } = cx;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const records = (await client.listNodes(inputs.clusterName, {}, { deadline })).nodes;
     // Nodes already terminating are on their way out and count for nothing.

@@ -6,6 +6,7 @@ import { cycleCloudClient, isClusterNotFound } from "../common";
 import { bucketOf, type PoolState } from "./converge";
 import { outputsOf } from "./operations";
 import { requestIdBase, roleOf } from "./pool";
+import { observedPower, parkedOf, recordedPower } from "./power";
 import { NODE_POOL_TIMEOUTS, RESERVED_ATTRIBUTES, nodePoolKind } from "./schema";
 
 type Props = Record<string, unknown>;
@@ -103,11 +104,16 @@ export const nodePoolImport: ImportDefinition = {
   },
 };
 
-/** The pool's nodes (of the nodearray and request base, not on their way out), in request order. */
+/**
+ * The pool's nodes (of the nodearray and request base, not on their way out), in request order. A
+ * Terminated node is the pool's only when Fixed (a pool shut down, `powerState: "off"`); any other
+ * is about to lose its record.
+ */
 function poolNodes(records: readonly NodeRecord[], nodearray: string, base: string): { node: NodeRecord; seq: number }[] {
+  const kept = (node: NodeRecord) => roleOf(node) !== "leaving" && (node.State !== "Terminated" || parkedOf(node) === "off");
   return records
     .map((node) => ({ node, seq: seqOf(node, base) }))
-    .filter((n): n is { node: NodeRecord; seq: number } => n.seq !== undefined && n.node.Template === nodearray && roleOf(n.node) !== "leaving" && n.node.State !== "Terminated")
+    .filter((n): n is { node: NodeRecord; seq: number } => n.seq !== undefined && n.node.Template === nodearray && kept(n.node))
     .sort((a, b) => a.seq - b.seq);
 }
 
@@ -125,7 +131,8 @@ function poolOf(clusterName: string, nodearray: string, base: string, records: r
     lastOperationId: "",
     coresPerNode: bucketOf(buckets, nodes[0].node.MachineType)?.virtualMachine.vcpuCount ?? 1,
   };
-  const inputs = Object.fromEntries(Object.entries({ ...shaped.inputs, count: nodes.length }).filter(([, v]) => v !== undefined));
+  const power = observedPower(nodes.map((n) => ({ parked: parkedOf(n.node), failed: n.node.State === "Failed" })), "running");
+  const inputs = Object.fromEntries(Object.entries({ ...shaped.inputs, count: nodes.length, powerState: recordedPower(power, undefined) }).filter(([, v]) => v !== undefined));
   return { inputs, outputs: outputsOf(state, [...records]), unreported: shaped.unreported };
 }
 

@@ -33,7 +33,7 @@ export const nodePoolLookups: readonly Lookup[] = [
       nodearray: optional(v.custom({ kind: "string" }, ccName()), { description: "Only pools of this nodearray.", default: "every nodearray" }),
     },
     items: "nodePools",
-    fields: ["clusterName", "nodearray", "machineType", "placementGroupId", "count", "nodeIds", "nodeNames", "readyCount", "coresPerNode"],
+    fields: ["clusterName", "nodearray", "machineType", "placementGroupId", "count", "powerState", "nodeIds", "nodeNames", "readyCount", "coresPerNode"],
     read: async () => (await reads()).listNodePools,
   }),
 ];

@@ -7,7 +7,8 @@ import { type CreateContext, type OperationContext, type ResourceOperations, wit
 import { deadlineFor, readDeadline, seedValues } from "../../fields";
 import { cycleCloudClient, isClusterNotFound } from "../common";
 import { bucketOf, convergePool, type PoolState } from "./converge";
-import { aliveNodes, poolIdentity, poolNodes, requestIdBase, targetNodes } from "./pool";
+import { poolIdentity, poolNodes, requestIdBase, targetNodes } from "./pool";
+import { observedPower, powerOf, recordedPower } from "./power";
 import { NODE_POOL_TIMEOUTS, type NodePoolInputs, nodePoolKind } from "./schema";
 import { waitForNodesGone } from "./waits";
 
@@ -61,17 +62,20 @@ function coresPerNodeOf(status: ClusterStatus, inputs: NodePoolInputs): number {
 }
 
 /** Converges the pool; a failure records what exists (the engine keeps it and retries on the next `up`). */
-async function converge(ctx: OperationContext | CreateContext, client: CycleCloudClient, inputs: NodePoolInputs, state: PoolState, deadline: Deadline, planned: readonly PlannedOperation[] = []): Promise<Props> {
+async function converge(ctx: OperationContext | CreateContext, client: CycleCloudClient, inputs: NodePoolInputs, state: PoolState, deadline: Deadline, planned?: readonly PlannedOperation[]): Promise<Props> {
   const identity = poolIdentity(inputs as unknown as Props);
   const confirmAdoption = "confirmAdoption" in ctx ? ctx.confirmAdoption : undefined;
   const requestBase = requestIdBase(inputs.owner, seedValues(nodePoolKind, inputs));
   try {
-    const records = await convergePool({ client, inputs, requestBase, identity, deadline, progress: ctx.report.progress, confirmAdoption }, state, planned);
+    const records = await convergePool({ client, inputs, requestBase, identity, deadline, progress: ctx.report.progress, confirmAdoption }, state, planned ?? [], planned === undefined);
     return outputsOf(state, records);
   } catch (err) {
     if (state.nodeIds.length === 0 && state.requestSeq === 0) throw err;
     const records = await client.listNodes(inputs.clusterName, {}, { deadline }).then((l) => l.nodes, () => []);
-    throw withPartialState(err, identity, { ...inputs, ...outputsOf(state, records) });
+    // The power state the nodes show, never the one asked for unless every node reached it: a
+    // park or start that failed part-way is carried on by the next `up`.
+    const powerState = recordedPower(observedPower(poolNodes(records, state.nodeIds), powerOf(inputs.powerState)), inputs.powerState);
+    throw withPartialState(err, identity, { ...inputs, ...outputsOf(state, records), powerState });
   }
 }
 
@@ -102,8 +106,11 @@ export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
     const nodes = poolNodes(records, state.nodeIds);
     // Every node the stack knew is gone: the pool was deleted outside Pulumi.
     if (state.nodeIds.length > 0 && nodes.length === 0) return undefined;
-    const outs = outputsOf(state, records);
-    const alive = aliveNodes(nodes).length;
+    // A pool started or parked outside Pulumi shows so, and the next `up` parks or starts it again.
+    const powerState = recordedPower(observedPower(nodes, powerOf(props.powerState)), props.powerState);
+    const outs = { ...outputsOf(state, records), powerState };
+    // Parked nodes are the pool's (nodes/start brings them back); failed and leaving ones are not.
+    const alive = nodes.filter((n) => n.role === "ready" || n.role === "starting" || n.parked !== undefined).length;
     const inputs = props as unknown as NodePoolInputs;
     if (alive === targetNodes(inputs, state.coresPerNode)) return outs;
     // Nodes failed, were preempted or removed outside Pulumi: the size in state says what is left,

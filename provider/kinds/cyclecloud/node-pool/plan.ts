@@ -2,7 +2,8 @@ import { type CallOf, undecided } from "../../../core/plan/calls";
 import type { KindPlanner, PlannedCall } from "../../../core/plan/operation";
 import { known, op } from "../../../core/plan/operation";
 import { targetNodes } from "./pool";
-import { NODE_POOL_CALLS } from "./schema";
+import { POWER, powerOf } from "./power";
+import { NODE_POOL_CALLS, type PowerState } from "./schema";
 
 type Props = Record<string, unknown>;
 
@@ -31,14 +32,47 @@ export function resizeCalls(cluster: string | undefined, names: readonly string[
   return [];
 }
 
-/** CycleCloud node pools: a resize is one CreateNodes or one RemoveNodes; every other field replaces. */
+/** How many nodes the pool has after a resize to `news` (undefined while the size is unknown). */
+function sizeAfter(current: number, news: Props, coresPerNode: number): number | undefined {
+  const size = news.count ?? news.coreCount;
+  if (size === undefined) return current;
+  return typeof size === "number" ? targetNodes(news as { count?: number; coreCount?: number }, coresPerNode) : undefined;
+}
+
+/**
+ * The call that brings the pool's `nodes` nodes (undefined: not known before `up`) to power state
+ * `to`: StartNodes, DeallocateNodes or ShutdownNodes; nothing when `from` is already `to`.
+ */
+export function powerCalls(cluster: string | undefined, nodes: number | undefined, from: PowerState, to: PowerState): PlannedCall<CallOf<typeof NODE_POOL_CALLS>>[] {
+  if (from === to) return [];
+  const { call, verb } = POWER[to];
+  const which = nodes === undefined ? "the pool's nodes" : `the pool's ${nodes} node(s)`;
+  const disruptions = to === "running" ? [] : (["capacity-removed"] as const);
+  return [op(call as CallOf<typeof NODE_POOL_CALLS>, cluster, { powerState: to, from }, `${verb} ${which} (powerState ${from} -> ${to})`, [...disruptions])];
+}
+
+/**
+ * CycleCloud node pools: a resize is one CreateNodes or one RemoveNodes; a new `powerState` one
+ * StartNodes (before a resize, which needs running nodes), DeallocateNodes or ShutdownNodes (after
+ * it); every other field replaces.
+ */
 export const nodePoolPlanner: KindPlanner<CallOf<typeof NODE_POOL_CALLS>> = {
-  update: (olds, news) => resizeCalls(known(news.clusterName), strings(olds.nodeNames), news, coresOf(olds)),
-  create: (news) =>
-    news.count !== undefined
-      ? resizeCalls(known(news.clusterName), [], news, 1)
-      : // The cores per node are read from the cluster when the create runs.
-        [op(NODE_POOL_CALLS.CreateNodes, known(news.clusterName), { coreCount: news.coreCount, nodearray: news.nodearray, machineType: news.machineType }, `adds nodes for ${news.coreCount} cores to nodearray ${news.nodearray}`)],
+  update(olds, news) {
+    const cluster = known(news.clusterName);
+    const names = strings(olds.nodeNames);
+    const [from, to] = [powerOf(olds.powerState), powerOf(news.powerState)];
+    const resize = resizeCalls(cluster, names, news, coresOf(olds));
+    if (to === "running") return [...powerCalls(cluster, names.length, from, to), ...resize];
+    return [...resize, ...powerCalls(cluster, sizeAfter(names.length, news, coresOf(olds)), from, to)];
+  },
+  create(news) {
+    const cluster = known(news.clusterName);
+    const parks = powerCalls(cluster, typeof news.count === "number" ? news.count : undefined, "running", powerOf(news.powerState));
+    if (news.count !== undefined) return [...resizeCalls(cluster, [], news, 1), ...parks];
+    // The cores per node are read from the cluster when the create runs.
+    const summary = `adds nodes for ${news.coreCount} cores to nodearray ${news.nodearray}`;
+    return [op(NODE_POOL_CALLS.CreateNodes, cluster, { coreCount: news.coreCount, nodearray: news.nodearray, machineType: news.machineType }, summary), ...parks];
+  },
   delete: (olds) => {
     const names = strings(olds.nodeNames);
     if (names.length === 0) return [];

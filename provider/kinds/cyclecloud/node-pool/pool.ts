@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { NodeRecord } from "../../../clients/cyclecloud/types";
 import { seedValues } from "../../fields";
+import { type ParkedState, parkedOf } from "./power";
 import { nodePoolKind } from "./schema";
 
 /** How the pool treats a node in each CycleCloud state. Unlisted (transitional) states count as coming up. */
@@ -27,6 +28,10 @@ export interface PoolNode {
   role: NodeRole;
   /** CycleCloud's explanation, e.g. why it failed. */
   statusMessage: string;
+  /** The parked state the node rests in or is entering (power.ts). @default undefined (not parked) */
+  parked?: ParkedState;
+  /** The node is Failed. */
+  failed: boolean;
 }
 
 /** The role of a node record. */
@@ -39,7 +44,8 @@ export function poolNodes(records: readonly NodeRecord[], ids: readonly string[]
   const byId = new Map(records.map((r) => [r.NodeId, r]));
   return ids.flatMap((id) => {
     const r = byId.get(id);
-    return r ? [{ id, name: r.Name, state: r.State ?? "", role: roleOf(r), statusMessage: r.StatusMessage ?? "" }] : [];
+    if (!r) return [];
+    return [{ id, name: r.Name, state: r.State ?? "", role: roleOf(r), statusMessage: r.StatusMessage ?? "", parked: parkedOf(r), failed: r.State === "Failed" }];
   });
 }
 

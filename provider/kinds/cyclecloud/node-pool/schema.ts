@@ -81,14 +81,37 @@ function exactlyOneSize(inputs: { count?: unknown; coreCount?: unknown }, ctx: z
   ctx.addIssue({ code: "custom", message, path: ["count"], input: inputs.count });
 }
 
+/**
+ * `powerState: "off"` shuts the nodes down by their `ShutdownPolicy`, and keeps them only if they
+ * are `Fixed`: node attributes that say otherwise contradict it. Attributes the nodearray sets are
+ * checked against the nodes themselves before any call (power.ts).
+ */
+function offContradictions(inputs: { powerState?: unknown; nodeAttributes?: unknown }, ctx: z.RefinementCtx): void {
+  if (inputs.powerState !== "off" || typeof inputs.nodeAttributes !== "object" || inputs.nodeAttributes === null) return;
+  const attrs = inputs.nodeAttributes as Record<string, unknown>;
+  const contradiction =
+    attrs.ShutdownPolicy === "Deallocate"
+      ? 'nodeAttributes.ShutdownPolicy is "Deallocate", so nodes/shutdown would deallocate them: use "deallocated"'
+      : attrs.Fixed !== undefined && attrs.Fixed !== true
+        ? `nodeAttributes.Fixed is ${describeValue(attrs.Fixed)}, so CycleCloud would remove the terminated nodes' records: set Fixed to true or use "deallocated"`
+        : undefined;
+  if (contradiction) ctx.addIssue({ code: "custom", message: `"off" cannot be used here: ${contradiction}`, path: ["powerState"], input: inputs.powerState });
+}
+
 const text = (validate: z.ZodType<string, unknown>): Value<string> => ({ type: { kind: "string" }, validate });
 /**
  * The CycleCloud calls of a pool's plans, each written once. Update, create and delete alike add
  * nodes or remove them, so every one is an update call too: converge.ts has an executor for each.
  */
-export const NODE_POOL_CALLS = defineCalls("CreateNodes", "RemoveNodes");
+export const NODE_POOL_CALLS = defineCalls("CreateNodes", "RemoveNodes", "StartNodes", "DeallocateNodes", "ShutdownNodes");
 
 const SIZE = inPlace(eitherOf(NODE_POOL_CALLS.CreateNodes, NODE_POOL_CALLS.RemoveNodes));
+
+/** The power states of a pool (power.ts says what each keeps and which call reaches it). */
+export const POWER_STATES = ["running", "deallocated", "off"] as const;
+
+/** A pool's power state; an absent `powerState` is `"running"`. */
+export type PowerState = (typeof POWER_STATES)[number];
 
 /** `cyclecloud:NodePool`, every field written once. Give exactly one of `count` and `coreCount`. */
 export const nodePoolKind = defineFields({
@@ -150,8 +173,23 @@ export const nodePoolKind = defineFields({
       default: "none: give `count` or `coreCount`",
       policy: SIZE,
     }),
+    powerState: optional(v.oneOf(POWER_STATES), {
+      description:
+        'Whether the pool\'s nodes run: `"running"`; `"deallocated"` (nodes/deallocate: each VM is stopped and its compute ' +
+        "released, its disks and private IP kept; nodes/start resumes it from the same disk); or `\"off\"` (nodes/shutdown: each " +
+        "VM is terminated, deleting its VM and OS disk and releasing its address, the node record kept; nodes/start builds a " +
+        "fresh VM). `\"off\"` needs nodes that are `Fixed` (else CycleCloud removes a terminated node's record) with " +
+        "`ShutdownPolicy` Terminate (else nodes/shutdown deallocates). A parked pool keeps its size: change `count` or " +
+        "`coreCount` together with `\"running\"` (started first, then resized) or while it runs.",
+      default: '"running"',
+      policy: inPlace(eitherOf(NODE_POOL_CALLS.StartNodes, NODE_POOL_CALLS.DeallocateNodes, NODE_POOL_CALLS.ShutdownNodes)),
+      note: 'with a new size in one `up`, StartNodes runs before the resize and DeallocateNodes or ShutdownNodes after it; "off" to "deallocated" is refused (a terminated node has no VM to deallocate)',
+    }),
   },
-  refine: exactlyOneSize,
+  refine: (inputs, ctx) => {
+    exactlyOneSize(inputs, ctx);
+    offContradictions(inputs, ctx);
+  },
   outputs: {
     nodeIds: { type: { kind: "list", of: { kind: "string" } }, description: "The pool's nodes' ids, oldest first." },
     nodeNames: { type: { kind: "list", of: { kind: "string" } }, description: "The pool's nodes' names, oldest first." },

@@ -65,3 +65,32 @@ export async function waitForNodesGone(
     progress,
   });
 }
+
+/**
+ * Waits until `list` shows at least `expected` nodes, every one in `state` (Ready, Deallocated,
+ * Terminated). Unlike {@link waitForNodesReady} a node resting elsewhere is not a failure (a
+ * node just asked to start may still show Deallocated); only a Failed node ends the wait early.
+ * @param what - the nodes awaited, e.g. `the 2 node(s) of the pool in cluster "demo"`.
+ */
+export async function waitForNodesIn(
+  list: () => Promise<NodeRecord[]>,
+  state: string,
+  what: string,
+  expected: number,
+  deadline: Deadline,
+  progress?: (message: string) => void,
+): Promise<NodeRecord[]> {
+  const result = await waitFor({
+    poll: list,
+    isDone: (nodes) => nodes.length >= expected && nodes.every((n) => n.State === state),
+    failure: (nodes) => {
+      const failed = nodes.filter((n) => n.State === "Failed");
+      return failed.length > 0 ? failed.map((n) => `node ${q(n.Name)} is Failed: ${n.StatusMessage || "CycleCloud gave no reason"}`).join("; ") : undefined;
+    },
+    describe: describeNodes,
+    deadline,
+    what: `${what} to be ${state}`,
+    progress,
+  });
+  return result.value;
+}
