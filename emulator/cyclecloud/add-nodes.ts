@@ -6,7 +6,7 @@ import type { CycleCloudEnv } from "./context";
 import type { BucketDefinition, ClusterDefinition, NodearrayDefinition } from "./definitions";
 import { billingStartMs, type NodeTransition, PREEMPT_AFTER_MS, planTransition } from "./lifecycle";
 import { machineTypeOf } from "./machine-types";
-import { DEFAULT_NODE_ATTRIBUTES, privateIpOf } from "./node-record";
+import { DEFAULT_NODE_ATTRIBUTES, nextIpIndex, privateIpOf } from "./node-record";
 import type { NodeRow } from "./store";
 
 /** The fault actions this platform consumes per node, beyond the built-in ones. */
@@ -100,7 +100,7 @@ export function addNodes(env: CycleCloudEnv, cluster: ClusterDefinition, set: No
   const added = Math.min(set.count, availability.availableCount);
   const taken = new Set(all.filter((n) => n.cluster === cluster.name).map((n) => n.name));
   const names = freeNames(set.nameFormat ?? `${set.nodearray.name}-%d`, set.nameOffset ?? 1, taken);
-  let ipIndex = env.store.listNodesEver(cluster.name).length;
+  let ipIndex = nextIpIndex(env.store.listNodesEver(cluster.name));
   const nodeIds: string[] = [];
   for (let i = 0; i < added; i++) {
     const identity = { id: randomUUID(), name: names.next().value as string };

@@ -5,7 +5,7 @@ import { accepted, assertNewRequestId, type CycleCloudEnv, loadCluster, type Res
 import { parseBody } from "./create-handlers";
 import type { ClusterDefinition } from "./definitions";
 import { type NodeState, planTransition, type TransitionKind } from "./lifecycle";
-import { toNodeRecord } from "./node-record";
+import { nextIpIndex, privateIpOf, toNodeRecord } from "./node-record";
 import { compileSelectors, managementRequestSchema } from "./selectors";
 import { currentState } from "./settle";
 import type { NodeRow } from "./store";
@@ -62,11 +62,17 @@ const DECIDE: Readonly<Record<ManagementAction, (node: NodeRow, state: NodeState
   reimage: READY_ONLY("reimage", "reimaged"),
 };
 
-function apply(env: CycleCloudEnv, cluster: ClusterDefinition, node: NodeRow, decision: Decision, faults: StartFaults): void {
+/**
+ * Applies a decision to a node resting in `state`. Starting a Terminated node builds a new VM:
+ * its OS disk and network interface went with the old one, so it gets a new private IP (and so
+ * hostname and instance id); a Deallocated node starts on the VM, disks and address it kept.
+ */
+function apply(env: CycleCloudEnv, cluster: ClusterDefinition, node: NodeRow, state: NodeState, decision: Decision, faults: StartFaults): void {
   const now = env.clock.now();
   if ("removeNow" in decision) {
     env.store.settleNode(node.id, { state: "Terminated", statusMessage: "", removedMs: now });
   } else if ("start" in decision && decision.start === "start") {
+    if (state === "Terminated") env.store.setNodeIp(node.id, privateIpOf(nextIpIndex(env.store.listNodesEver(cluster.name))));
     const { transition, preemptAtMs } = planNodeStart(env, node.name, "start", faults);
     env.store.setTransition(node.id, transition);
     if (preemptAtMs !== undefined) env.store.setPreemption(node.id, preemptAtMs);
@@ -92,9 +98,10 @@ export function manageNodes(env: CycleCloudEnv, call: RestCall, action: Manageme
   const results = inTransaction(env.db, () => {
     env.store.insertOperation({ id: operationId, cluster: cluster.name, action, requestId: request.requestId, startMs: now });
     return nodes.map((node): NodeResult => {
-      const decision = DECIDE[action](node, currentState(node, now));
+      const state = currentState(node, now);
+      const decision = DECIDE[action](node, state);
       if ("error" in decision) return { id: node.id, name: node.name, status: "Error", error: decision.error };
-      apply(env, cluster, node, decision, faults);
+      apply(env, cluster, node, state, decision, faults);
       env.store.linkNodes(operationId, [node.id]);
       return { id: node.id, name: node.name, status: "OK" };
     });

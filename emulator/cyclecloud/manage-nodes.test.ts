@@ -128,6 +128,63 @@ describe("management actions", () => {
   });
 });
 
+describe("what a parked node keeps", () => {
+  /** The record attributes of the VM a node holds. */
+  async function vm(name: string): Promise<Record<string, unknown>> {
+    const listed = (await cc.get("/clusters/demo/nodes")).body as { nodes: Record<string, unknown>[] };
+    const { NodeId, State, PrivateIp, Hostname, InstanceId } = listed.nodes.find((n) => n.Name === name)!;
+    return { NodeId, State, PrivateIp, Hostname, InstanceId };
+  }
+
+  it("keeps a deallocated node's VM and address, and starts it on them again", async () => {
+    await cc.create("execute", 1);
+    t.clock.advance(5000);
+    const before = await vm("execute-1");
+    await cc.post("/clusters/demo/nodes/deallocate", { names: ["execute-1"] });
+    t.clock.advance(2000);
+    expect(await vm("execute-1")).toEqual({ ...before, State: "Deallocated" });
+    await cc.post("/clusters/demo/nodes/start", { names: ["execute-1"] });
+    t.clock.advance(5000);
+    expect(await vm("execute-1")).toEqual(before);
+  });
+
+  it("starts a terminated Fixed node on a new VM: the same node, a new private IP, hostname and instance id", async () => {
+    await cc.create("execute", 2, { nodeAttributes: { Fixed: true } });
+    t.clock.advance(5000);
+    const before = await vm("execute-1");
+    expect(before.PrivateIp).toBe("10.1.0.4");
+    await cc.post("/clusters/demo/nodes/shutdown", { names: ["execute-1"] });
+    t.clock.advance(2000);
+    expect(await vm("execute-1")).toEqual({ NodeId: before.NodeId, State: "Terminated", PrivateIp: undefined, Hostname: undefined, InstanceId: undefined });
+    await cc.post("/clusters/demo/nodes/start", { names: ["execute-1"] });
+    t.clock.advance(5000);
+    const after = await vm("execute-1");
+    expect(after).toMatchObject({ NodeId: before.NodeId, State: "Ready", PrivateIp: "10.1.0.6", Hostname: "ip-0A010006" });
+    expect(after.InstanceId).not.toBe(before.InstanceId);
+    // The next node created takes the next address, not the one the restarted node took.
+    await cc.create("execute", 1);
+    t.clock.advance(5000);
+    expect((await vm("execute-3")).PrivateIp).toBe("10.1.0.7");
+  });
+
+  it("records the three operations in the audit under the platform's names", async () => {
+    await cc.create("execute", 1, { nodeAttributes: { Fixed: true } });
+    t.clock.advance(5000);
+    for (const action of ["deallocate", "start", "shutdown", "start"]) {
+      expect((await cc.post(`/clusters/demo/nodes/${action}`, { names: ["execute-1"] })).status).toBe(202);
+      t.clock.advance(5000);
+    }
+    const { entries } = (await t.http("GET", "/_local/audit")).body as { entries: { operation: string; code: string }[] };
+    expect(entries.filter((e) => e.operation.endsWith("Nodes")).map((e) => `${e.operation}:${e.code}`)).toEqual([
+      "CreateNodes:OK",
+      "DeallocateNodes:OK",
+      "StartNodes:OK",
+      "ShutdownNodes:OK",
+      "StartNodes:OK",
+    ]);
+  });
+});
+
 describe("shutdown follows each node's ShutdownPolicy", () => {
   it("deallocates nodes whose policy is Deallocate and terminates the others", async () => {
     await cc.create("execute", 1);

@@ -26,6 +26,17 @@ export function privateIpOf(index: number): string {
   return `10.1.${(n >> 8) & 255}.${n & 255}`;
 }
 
+/** The index of a private IP {@link privateIpOf} gave. */
+function ipIndexOf(ip: string): number {
+  const [, , high, low] = ip.split(".").map(Number);
+  return high * 256 + low - 4;
+}
+
+/** The next unused private IP index of a cluster, given every node it ever had. */
+export function nextIpIndex(nodes: readonly { ip: string }[]): number {
+  return nodes.reduce((next, n) => Math.max(next, ipIndexOf(n.ip) + 1), 0);
+}
+
 /** CycleCloud's default hostname: `ip-` and the private IP as eight hex digits. */
 export function hostnameOf(ip: string): string {
   return `ip-${ip

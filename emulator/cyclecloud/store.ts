@@ -213,6 +213,11 @@ export class CycleCloudStore {
       .run(fields.state, fields.statusMessage, fields.failedMs ?? null, fields.removedMs ?? null, id);
   }
 
+  /** Gives a node a new private IP (a terminated node started on a new VM and network interface). */
+  setNodeIp(id: string, ip: string): void {
+    this.db.prepare("UPDATE cyclecloud_nodes SET ip = ? WHERE id = ?").run(ip, id);
+  }
+
   /** Plans a node's preemption at `atMs`. */
   setPreemption(id: string, atMs: number): void {
     this.db.prepare("UPDATE cyclecloud_nodes SET preempt_at_ms = ? WHERE id = ?").run(atMs, id);
