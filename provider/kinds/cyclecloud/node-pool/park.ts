@@ -33,8 +33,11 @@ export async function setPoolPower(cx: PowerContext, state: { nodeIds: string[];
   const { action, call, state: resting } = POWER[to];
   const cluster = inputs.clusterName;
   const ids = new Set(state.nodeIds);
-  const poolOf = async () => (await client.listNodes(cluster, {}, { deadline })).nodes.filter((n) => ids.has(n.NodeId) && n.State !== "Failed");
-  const pool = await poolOf();
+  const listed = async () => (await client.listNodes(cluster, {}, { deadline })).nodes;
+  const pool = (await listed()).filter((n) => ids.has(n.NodeId) && n.State !== "Failed");
+  // The wait watches the same nodes, so one that fails on the way ends it with its reason.
+  const members = new Set(pool.map((n) => n.NodeId));
+  const poolOf = async () => (await listed()).filter((n) => members.has(n.NodeId));
   const refusal = to === "off" ? offRefusal(pool) : undefined;
   if (refusal) {
     throw new ClusterformError({ code: "FailedPrecondition", platformCode: "NOT_SHUT_DOWN", operation: `${call} of cluster ${q(cluster)}`, platformMessage: `powerState "off" ${refusal}; nothing was changed` });
