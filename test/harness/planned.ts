@@ -104,6 +104,15 @@ const ARGS: Readonly<Record<string, Readonly<Record<string, ArgSource>>>> = {
     coreCount: { notSent: "the provider turns cores into a node count from the bucket's vCPUs" },
   },
   RemoveNodes: { names: (b) => b.names },
+  ...Object.fromEntries(
+    ["StartNodes", "DeallocateNodes", "ShutdownNodes"].map((call) => [
+      call,
+      {
+        powerState: { notSent: "the call's path is the state asked for (nodes/start, nodes/deallocate, nodes/shutdown)" },
+        from: { notSent: "the power state before, for the report" },
+      },
+    ]),
+  ),
   // Peloton (gRPC messages in their JSON form)
   CreateResourcePool: { name: (b) => b.spec?.name },
   UpdateResourcePool: { fields: { notSent: "Peloton's update takes the whole configuration; the fields say which part changed" } },

@@ -30,6 +30,14 @@ const nodes =
     expect(all.map((n) => n.state)).toEqual(expected.map(() => "Ready"));
   };
 
+/** The nodes after the apply are these (`cluster/name`), every one resting in `state` (a parked pool's). */
+const nodesIn =
+  (state: string, ...expected: string[]) =>
+  async ({ plane }: RowContext) => {
+    const all = await nodesOf(plane);
+    expect(all.map((n) => `${n.cluster}/${n.name}:${n.state}`).sort()).toEqual(expected.map((e) => `${e}:${state}`));
+  };
+
 /** A replacement: the old nodes removed, the new ones created, on the clusters given. */
 const replaced = (from: string, to = from) => () => ({ delete: [`RemoveNodes ${from}`], create: [`CreateNodes ${to}`] });
 
@@ -59,6 +67,30 @@ const rows: Row<Spec>[] = [
     change: () => ({ coreCount: 5 }),
     op: "update",
     calls: () => ["CreateNodes demo"],
+    expect: nodes("demo/execute-1", "demo/execute-2", "demo/execute-3"),
+  },
+  {
+    field: "powerState (running -> deallocated) deallocates the nodes in place",
+    resource: "p",
+    change: () => ({ coreCount: 5, powerState: "deallocated" }),
+    op: "update",
+    calls: () => ["DeallocateNodes demo"],
+    expect: nodesIn("Deallocated", "demo/execute-1", "demo/execute-2", "demo/execute-3"),
+  },
+  {
+    field: "powerState (deallocated -> off) shuts the nodes down in place (the nodearray's nodes are Fixed)",
+    resource: "p",
+    change: () => ({ coreCount: 5, powerState: "off" }),
+    op: "update",
+    calls: () => ["ShutdownNodes demo"],
+    expect: nodesIn("Terminated", "demo/execute-1", "demo/execute-2", "demo/execute-3"),
+  },
+  {
+    field: "powerState (off -> left out, running) starts the same nodes in place",
+    resource: "p",
+    change: () => ({ coreCount: 5 }),
+    op: "update",
+    calls: () => ["StartNodes demo"],
     expect: nodes("demo/execute-1", "demo/execute-2", "demo/execute-3"),
   },
   {
@@ -150,7 +182,8 @@ fieldTable<Spec>({
       { machineType: "Standard_F2s_v2", quota: 20 },
       { machineType: "Standard_F4s_v2", quota: 10 },
     ];
-    await admin({ name: "demo", nodearrays: [{ name: "execute", buckets }, gpu] });
+    // Fixed: terminated nodes keep their records, so `powerState: "off"` can be started again.
+    await admin({ name: "demo", nodearrays: [{ name: "execute", buckets, fixed: true }, gpu] });
     await admin({ name: "other", nodearrays: [gpu] });
     return plane;
   },
