@@ -60,6 +60,18 @@ export interface NodePoolArgs {
    */
   coreCount?: pulumi.Input<number>;
   /**
+   * Whether the pool's nodes run: `"running"`; `"deallocated"` (nodes/deallocate: each VM is stopped and its
+   * compute released, its disks and private IP kept; nodes/start resumes it from the same disk); or `"off"`
+   * (nodes/shutdown: each VM is terminated, deleting its VM and OS disk and releasing its address, the node
+   * record kept; nodes/start builds a fresh VM). `"off"` needs nodes that are `Fixed` (else CycleCloud removes
+   * a terminated node's record) with `ShutdownPolicy` Terminate (else nodes/shutdown deallocates). A parked
+   * pool keeps its size: change `count` or `coreCount` together with `"running"` (started first, then resized)
+   * or while it runs. One of `"running"`, `"deallocated"`, `"off"`. Changes in place
+   * (StartNodes/DeallocateNodes/ShutdownNodes).
+   * @default "running"
+   */
+  powerState?: pulumi.Input<string>;
+  /**
    * What deleting this resource does: `"delete"` deletes the object; `"protect"` makes a destroy, or a change
    * that replaces the object, fail at preview or plan (OpenTofu) or before any platform call (a Pulumi
    * destroy), naming how to turn it off; `"abandon"` removes it from the state and leaves the object on the
@@ -116,6 +128,8 @@ export class NodePool extends DynamicResource {
   declare readonly count: pulumi.Output<number | undefined>;
   /** The `coreCount` the resource was given. */
   declare readonly coreCount: pulumi.Output<number | undefined>;
+  /** The `powerState` the resource was given. */
+  declare readonly powerState: pulumi.Output<string | undefined>;
   /** The `deletionPolicy` the resource was given. */
   declare readonly deletionPolicy: pulumi.Output<string | undefined>;
 
@@ -132,6 +146,7 @@ export class NodePool extends DynamicResource {
         placementGroupId: undefined,
         count: undefined,
         coreCount: undefined,
+        powerState: undefined,
         deletionPolicy: undefined,
         timeouts: undefined,
         ...rest,

@@ -16,6 +16,7 @@ export class NodePool extends pulumi.CustomResource {
   declare readonly placementGroupId: pulumi.Output<string | undefined>;
   declare readonly count: pulumi.Output<number | undefined>;
   declare readonly coreCount: pulumi.Output<number | undefined>;
+  declare readonly powerState: pulumi.Output<string | undefined>;
   declare readonly deletionPolicy: pulumi.Output<string | undefined>;
   declare readonly nodeIds: pulumi.Output<string[]>;
   declare readonly nodeNames: pulumi.Output<string[]>;
@@ -27,7 +28,7 @@ export class NodePool extends pulumi.CustomResource {
     super(
       "clusterform:cyclecloud:NodePool",
       name,
-      args === (GET as unknown) ? { ...GET, clusterName: undefined, nodearray: undefined, machineType: undefined, nameFormat: undefined, nameOffset: undefined, nodeAttributes: undefined, placementGroupId: undefined, count: undefined, coreCount: undefined, deletionPolicy: undefined, timeouts: undefined, nodeIds: undefined, nodeNames: undefined, readyCount: undefined, lastOperationId: undefined, coresPerNode: undefined } : {
+      args === (GET as unknown) ? { ...GET, clusterName: undefined, nodearray: undefined, machineType: undefined, nameFormat: undefined, nameOffset: undefined, nodeAttributes: undefined, placementGroupId: undefined, count: undefined, coreCount: undefined, powerState: undefined, deletionPolicy: undefined, timeouts: undefined, nodeIds: undefined, nodeNames: undefined, readyCount: undefined, lastOperationId: undefined, coresPerNode: undefined } : {
         clusterName: args.clusterName,
         nodearray: args.nodearray,
         machineType: args.machineType,
@@ -37,6 +38,7 @@ export class NodePool extends pulumi.CustomResource {
         placementGroupId: args.placementGroupId,
         count: args.count,
         coreCount: args.coreCount,
+        powerState: args.powerState,
         deletionPolicy: args.deletionPolicy,
         timeouts: args.timeouts,
         nodeIds: undefined,
@@ -82,6 +84,16 @@ export interface NodePoolSummary {
    * nodes not Ready first, then the newest (nodes/remove).
    */
   count?: number;
+  /**
+   * Whether the pool's nodes run: `"running"`; `"deallocated"` (nodes/deallocate: each VM is stopped and its
+   * compute released, its disks and private IP kept; nodes/start resumes it from the same disk); or `"off"`
+   * (nodes/shutdown: each VM is terminated, deleting its VM and OS disk and releasing its address, the node
+   * record kept; nodes/start builds a fresh VM). `"off"` needs nodes that are `Fixed` (else CycleCloud removes
+   * a terminated node's record) with `ShutdownPolicy` Terminate (else nodes/shutdown deallocates). A parked
+   * pool keeps its size: change `count` or `coreCount` together with `"running"` (started first, then resized)
+   * or while it runs.
+   */
+  powerState?: string;
   /** The pool's nodes' ids, oldest first. */
   nodeIds: string[];
   /** The pool's nodes' names, oldest first. */
@@ -126,6 +138,8 @@ export interface GetNodePoolResult {
   readonly count?: number;
   /** How many cores: the pool holds enough whole nodes of the bucket's VM size to give at least this many vCPUs. Changes like `count`. */
   readonly coreCount?: number;
+  /** Whether the pool's nodes run: `"running"`; `"deallocated"` (nodes/deallocate: each VM is stopped and its compute released, its disks and private IP kept; nodes/start resumes it from the same disk); or `"off"` (nodes/shutdown: each VM is terminated, deleting its VM and OS disk and releasing its address, the node record kept; nodes/start builds a fresh VM). `"off"` needs nodes that are `Fixed` (else CycleCloud removes a terminated node's record) with `ShutdownPolicy` Terminate (else nodes/shutdown deallocates). A parked pool keeps its size: change `count` or `coreCount` together with `"running"` (started first, then resized) or while it runs. */
+  readonly powerState?: string;
   /** The pool's nodes' ids, oldest first. */
   readonly nodeIds: string[];
   /** The pool's nodes' names, oldest first. */
