@@ -9,10 +9,14 @@ import { loadKinds } from "./planners";
 const FIXTURE = path.join(__dirname, "..", "..", "..", "test", "fixtures", "plan", "scale-down.preview.json");
 const recorded = readFileSync(FIXTURE, "utf8");
 
-/** The recorded preview with the pool's new count replaced (a scale-up when above 3). */
-function withCount(count: number): string {
+/** The recorded preview with the pool's new count replaced (a scale-up when above 3), and a new powerState if given. */
+function withCount(count: number, powerState?: string): string {
   const doc = JSON.parse(recorded);
-  for (const step of doc.steps) if (step.newState?.inputs?.count !== undefined) step.newState.inputs.count = count;
+  for (const step of doc.steps) {
+    if (step.newState?.inputs?.count === undefined) continue;
+    step.newState.inputs.count = count;
+    if (powerState) step.newState.inputs.powerState = powerState;
+  }
   return JSON.stringify(doc);
 }
 
@@ -49,6 +53,14 @@ describe("clusterform plan on a recorded preview", () => {
     const { stdout, code } = await run(["plan"], withCount(5));
     expect(code).toBe(EXIT.changes);
     expect(stdout).toContain("  update work (cyclecloud:NodePool)\n    1. CreateNodes demo: adds 2 node(s) to nodearray execute (3 -> 5)\n");
+  });
+
+  it("parking the pool names the call and flags it; exit 3", async () => {
+    const { stdout, code } = await run(["plan"], withCount(3, "deallocated"));
+    expect(code).toBe(EXIT.disruptive);
+    expect(stdout).toContain(
+      "! update work (cyclecloud:NodePool)\n    1. DeallocateNodes demo: deallocates (VMs stopped, disks and private IPs kept) the pool's 3 node(s) (powerState running -> deallocated) [CAPACITY REMOVED]\n",
+    );
   });
 
   it("a step that calls no platform operation says so (exit 2: the state still changes); no steps: exit 0", async () => {
