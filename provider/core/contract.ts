@@ -77,7 +77,10 @@ export interface CreateContext extends OperationContext {
 /** The platform side of one resource kind: what `create`, `read`, `update` and `delete` do. */
 export interface ResourceOperations<I> {
   create(ctx: CreateContext, inputs: I & Props): Promise<{ id: string; outs: Props }>;
-  /** Returns undefined when the object is gone. */
+  /**
+   * The object's state as read, laid over the old one; a field answered `undefined` is removed
+   * (an input back at its default). Returns undefined when the object is gone.
+   */
   read(ctx: OperationContext, id: string, props: Props): Promise<Props | undefined>;
   /**
    * Carries out `plan.operations` in order (with `carryOut` of plan/operation.ts), each call

@@ -165,7 +165,8 @@ export function createCore(options: CoreOptions): Core {
     async read(kind, { holder, id, state }) {
       const ops = await operationsOf(kind);
       const live = await ops.read(contextFor(holder), id, state);
-      return live ? { id, state: { ...state, ...live } } : undefined;
+      // A field the read answers undefined is gone from the state (no engine's wire carries undefined).
+      return live ? { id, state: Object.fromEntries(Object.entries({ ...state, ...live }).filter(([, v]) => v !== undefined)) } : undefined;
     },
 
     async update(kind, { holder, id, olds, news, timeoutSeconds }) {

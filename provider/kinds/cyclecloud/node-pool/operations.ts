@@ -75,7 +75,8 @@ async function converge(ctx: OperationContext | CreateContext, client: CycleClou
     // The power state the nodes show, never the one asked for unless every node reached it: a
     // park or start that failed part-way is carried on by the next `up`.
     const powerState = recordedPower(observedPower(poolNodes(records, state.nodeIds), powerOf(inputs.powerState)), inputs.powerState);
-    throw withPartialState(err, identity, { ...inputs, ...outputsOf(state, records), powerState });
+    const { powerState: _asked, ...rest } = inputs;
+    throw withPartialState(err, identity, { ...rest, ...outputsOf(state, records), ...(powerState ? { powerState } : {}) });
   }
 }
 
