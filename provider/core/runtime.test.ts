@@ -250,6 +250,13 @@ describe("the core, as the dynamic provider serves it: create, read, update, del
     });
   });
 
+  it("removes a field read answers undefined from the state (an input back at its default)", async () => {
+    const { handler, live } = widget();
+    live.set("w-a", { state: undefined });
+    const { props } = await handler.read("w-a", { __provider: P, name: "a", size: 2, state: "READY" });
+    expect(Object.keys(props).sort()).toEqual(["__provider", "name", "size"]);
+  });
+
   it("answers a blank id and no properties when read finds the object gone", async () => {
     const { handler } = widget();
     expect(await handler.read("w-a", { __provider: P, name: "a", size: 2 })).toEqual({ id: "", props: {} });
