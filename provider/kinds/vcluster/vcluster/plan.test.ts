@@ -38,9 +38,13 @@ describe("vclusterPlanner.update", () => {
     ]);
   });
 
-  it("carries the suspend options as the suspend's arguments", () => {
-    const suspendOptions = { drainWorkloads: true, drainTimeout: "5m" };
-    expect(planned({}, { suspended: true, suspendOptions }).map((o) => [o.call, o.args])).toEqual([["SuspendVCluster", { suspendOptions }]]);
+  it.each<[string, Props | undefined, Props]>([
+    ["none set", undefined, { drainWorkloads: undefined, drainTimeoutSeconds: undefined, createSnapshot: undefined, snapshotName: undefined }],
+    ["a drain of 5m", { drainWorkloads: true, drainTimeout: "5m" }, { drainWorkloads: true, drainTimeoutSeconds: 300, createSnapshot: undefined, snapshotName: undefined }],
+    ["a named snapshot", { createSnapshot: true, snapshotName: "s1" }, { drainWorkloads: undefined, drainTimeoutSeconds: undefined, createSnapshot: true, snapshotName: "s1" }],
+    ["options a preview does not know", UNKNOWN as never, { drainWorkloads: UNKNOWN, drainTimeoutSeconds: UNKNOWN, createSnapshot: UNKNOWN, snapshotName: UNKNOWN }],
+  ])("carries the request fields of the suspend options as the suspend's arguments: %s", (_, suspendOptions, args) => {
+    expect(planned({}, { suspended: true, ...(suspendOptions ? { suspendOptions } : {}) }).map((o) => [o.call, o.args])).toEqual([["SuspendVCluster", args]]);
   });
 
   it("flags a suspend whose options are unknown", () => {

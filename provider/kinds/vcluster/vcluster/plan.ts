@@ -3,7 +3,7 @@ import type { Disruption, KindPlanner } from "../../../core/plan/operation";
 import { known, op } from "../../../core/plan/operation";
 import { VCLUSTER_CALLS, type VCLUSTER_UPDATE_CALLS } from "./schema";
 import { planSteps, type Step } from "./steps";
-import { type SuspendOptions, suspendSummary } from "./suspend-options";
+import { type SuspendOptions, suspendArgsOf, suspendSummary } from "./suspend-options";
 
 type Props = Record<string, unknown>;
 
@@ -25,7 +25,7 @@ const STEP_TEXT: Readonly<Record<Step["call"], { summary: string; disruptions: D
 function argsOf(step: Step, news: Props): Props {
   if (step.call === VCLUSTER_CALLS.UpdateVCluster) return { mask: step.mask };
   if (step.call === VCLUSTER_CALLS.ScaleVCluster) return { replicas: news.replicas, resources: news.resources };
-  if (step.call === VCLUSTER_CALLS.SuspendVCluster && news.suspendOptions !== undefined) return { suspendOptions: news.suspendOptions };
+  if (step.call === VCLUSTER_CALLS.SuspendVCluster) return { ...suspendArgsOf(news.suspendOptions as SuspendOptions | undefined) };
   return {};
 }
 

@@ -6,7 +6,7 @@ import { drainTimeoutProblem, type SuspendOptions, suspendRequestOf } from "./su
 describe("suspendRequestOf", () => {
   it.each<[string, SuspendOptions | undefined, object]>([
     ["nothing without options", undefined, {}],
-    ["nothing for options that ask for nothing", { drainWorkloads: false, createSnapshot: false }, {}],
+    ["the flags as written when they ask for nothing (the API's zero values)", { drainWorkloads: false, createSnapshot: false }, { drainWorkloads: false, createSnapshot: false }],
     ["the drain with its timeout in seconds", { drainWorkloads: true, drainTimeout: "1h30m" }, { drainWorkloads: true, drainTimeoutSeconds: 5400 }],
     ["a drain without a timeout", { drainWorkloads: true }, { drainWorkloads: true }],
     ["the snapshot and its name", { createSnapshot: true, snapshotName: "s1" }, { createSnapshot: true, snapshotName: "s1" }],

@@ -4,7 +4,7 @@ import { parseDuration } from "../../../core/deadline";
 import type { Timeouts } from "../../../core/definition/kind";
 import { optional, type Value, v } from "../../../core/definition/values";
 import { known } from "../../../core/plan/operation";
-import { dnsLabel, isUnknown, secondsDuration } from "../../../core/validation";
+import { dnsLabel, isUnknown, secondsDuration, UNKNOWN } from "../../../core/validation";
 
 /** The longest drain timeout the API carries: `drain_timeout_seconds` is an int32. */
 export const MAX_DRAIN_TIMEOUT_SECONDS = 2_147_483_647;
@@ -81,15 +81,20 @@ export function drainTimeoutProblem(options: SuspendOptions | undefined, timeout
   return undefined;
 }
 
-/** The SuspendVCluster request fields the options ask for; absent ones are the API's zero values. */
-export function suspendRequestOf(options: SuspendOptions | undefined): Omit<SuspendVClusterInput, "name" | "namespace"> {
+/** The SuspendVCluster request's option fields, as a plan lists them: undefined when unset, unknown while a preview does not know them. */
+export type SuspendArgs = Record<keyof Omit<SuspendVClusterInput, "name" | "namespace">, unknown>;
+
+/** The request fields the options ask for, every one named (the plan's arguments). */
+export function suspendArgsOf(options: SuspendOptions | undefined): SuspendArgs {
+  if ((options as unknown) === UNKNOWN) return { drainWorkloads: UNKNOWN, drainTimeoutSeconds: UNKNOWN, createSnapshot: UNKNOWN, snapshotName: UNKNOWN };
   const o = options ?? {};
-  return {
-    ...(o.drainWorkloads ? { drainWorkloads: true } : {}),
-    ...(o.drainTimeout ? { drainTimeoutSeconds: parseDuration(o.drainTimeout) / 1000 } : {}),
-    ...(o.createSnapshot ? { createSnapshot: true } : {}),
-    ...(o.snapshotName ? { snapshotName: o.snapshotName } : {}),
-  };
+  const timeout = o.drainTimeout === undefined || isUnknown(o.drainTimeout) ? o.drainTimeout : parseDuration(o.drainTimeout) / 1000;
+  return { drainWorkloads: o.drainWorkloads, drainTimeoutSeconds: timeout, createSnapshot: o.createSnapshot, snapshotName: o.snapshotName };
+}
+
+/** The SuspendVCluster request fields the options ask for (known at apply); unset ones are left to the API's zero values. */
+export function suspendRequestOf(options: SuspendOptions | undefined): Omit<SuspendVClusterInput, "name" | "namespace"> {
+  return Object.fromEntries(Object.entries(suspendArgsOf(options)).filter(([, value]) => value !== undefined)) as Omit<SuspendVClusterInput, "name" | "namespace">;
 }
 
 /** What a suspend does, for the plan: the snapshot and the drain before the control plane stops. */
