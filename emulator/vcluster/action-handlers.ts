@@ -1,12 +1,14 @@
 import { clone } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { Phase, VClusterSpecSchema, WatchEventType } from "../../proto/gen/vcluster/api/v1/vcluster_api_pb";
-import { loadInPhase, messageOf, mutate, newId, requireName, startOperation, type VclusterEnv } from "./context";
+import { type ClusterView, keyOf, loadInPhase, messageOf, mutate, newId, requireName, startOperation, type VclusterEnv } from "./context";
+import { DRAIN_REASON, drainTimeoutMessage, planDrain } from "./drain";
 import type { VclusterHandlers } from "./cluster-handlers";
 import { apiServerEndpoint, generateToken, type KubeconfigUser, renderKubeconfig, toBase64 } from "./kubeconfig";
 import { apiServerKey } from "./kubernetes";
 import { createSnapshot } from "./snapshot-actions";
-import { invalidArgument } from "./validation";
+import { failedPrecondition, invalidArgument } from "./validation";
+import type { SuspendVClusterRequest } from "../../proto/gen/vcluster/api/v1/vcluster_api_pb";
 
 /** A token kubeconfig's lifetime when the request asks for none, and the longest allowed. */
 export const TOKEN_VALIDITY_HOURS = { default: 24, max: 8760 } as const;
@@ -19,6 +21,27 @@ const KUBECONFIG_FORMATS: Readonly<Record<string, (c: { name: string; namespace:
   token: () => ({ kind: "token", token: generateToken() }),
 };
 
+/**
+ * FAILED_PRECONDITION while a drained suspend evicts the vcluster's pods: the vcluster reads
+ * RUNNING, but the suspend has the control plane until the drain ends.
+ */
+function assertNotDraining(view: ClusterView, action: string): void {
+  if (!view.inFlight.some((op) => op.kind === "drain")) return;
+  throw failedPrecondition(`cannot ${action} vcluster ${JSON.stringify(keyOf(view.cluster.namespace, view.cluster.name))} while it drains its workloads for a suspend`);
+}
+
+/**
+ * The suspend options' own rules: the reference server ignores a timeout without a drain and a
+ * name without a snapshot, the plane refuses them so that a client sending them learns it.
+ */
+function assertSuspendOptions(request: SuspendVClusterRequest): void {
+  if (request.drainTimeoutSeconds < 0) throw invalidArgument("drain_timeout_seconds", request.drainTimeoutSeconds, "must be 0 (no timeout) or more");
+  if (request.drainTimeoutSeconds > 0 && !request.drainWorkloads) {
+    throw invalidArgument("drain_timeout_seconds", request.drainTimeoutSeconds, "applies only with drain_workloads: true");
+  }
+  if (request.snapshotName !== "" && !request.createSnapshot) throw invalidArgument("snapshot_name", request.snapshotName, "applies only with create_snapshot: true");
+}
+
 type ActionHandlers = Pick<
   VclusterHandlers,
   "scaleVCluster" | "suspendVCluster" | "resumeVCluster" | "snapshotVCluster" | "getVClusterKubeconfig"
@@ -30,7 +53,9 @@ export function createActionHandlers(env: VclusterEnv): ActionHandlers {
     scaleVCluster(request, ctx) {
       requireName(request.name);
       if (request.replicas < 0) throw invalidArgument("replicas", request.replicas, "must be 0 (unchanged) or more");
-      const { cluster } = loadInPhase(env, request.namespace, request.name, "scale", [Phase.RUNNING]);
+      const view = loadInPhase(env, request.namespace, request.name, "scale", [Phase.RUNNING]);
+      assertNotDraining(view, "scale");
+      const { cluster } = view;
       const failureMessage = ctx.takeOperationFailure();
       return mutate(env, ({ emit }) => {
         const spec = clone(VClusterSpecSchema, cluster.spec);
@@ -43,10 +68,16 @@ export function createActionHandlers(env: VclusterEnv): ActionHandlers {
       });
     },
 
-    // Synchronous, as in the reference server: there is no "suspending" phase to pass through.
+    // Without a drain, synchronous as in the reference server: there is no "suspending" phase to
+    // pass through. With one, the snapshot is taken first (the answer carries it), then the pods are
+    // evicted while the vcluster stays RUNNING; the control plane stops when the last one is gone, or
+    // the drain times out and the vcluster keeps running (lifecycle.ts).
     suspendVCluster(request, ctx) {
       requireName(request.name);
-      const { cluster } = loadInPhase(env, request.namespace, request.name, "suspend", [Phase.RUNNING]);
+      assertSuspendOptions(request);
+      const view = loadInPhase(env, request.namespace, request.name, "suspend", [Phase.RUNNING]);
+      assertNotDraining(view, "suspend");
+      const { cluster } = view;
       const failureMessage = ctx.takeOperationFailure();
       return mutate(env, ({ emit }) => {
         const nowMs = env.clock.now();
@@ -57,11 +88,23 @@ export function createActionHandlers(env: VclusterEnv): ActionHandlers {
               failureMessage,
             })
           : undefined;
-        env.clusters.update(cluster.id, { basePhase: Phase.SUSPENDED, updateMs: nowMs });
+        const snapshotId = snapshot?.message.id;
+        let operationId = snapshot?.operationId || "";
+        if (request.drainWorkloads) {
+          const pods = env.workloads.podsOf(cluster.id);
+          const plan = planDrain(pods, request.drainTimeoutSeconds);
+          env.clusters.update(cluster.id, { reason: DRAIN_REASON.draining, message: "", updateMs: nowMs });
+          operationId = startOperation(env, cluster.id, "drain", {
+            failureMessage: plan.timedOut ? drainTimeoutMessage(pods, plan, request.drainTimeoutSeconds, snapshotId) : undefined,
+            payload: { pods, timeoutSeconds: request.drainTimeoutSeconds, ...(snapshotId ? { snapshotId } : {}) },
+            extraSeconds: plan.seconds,
+          });
+        } else {
+          env.clusters.update(cluster.id, { basePhase: Phase.SUSPENDED, reason: "", message: "", updateMs: nowMs });
+        }
         emit(WatchEventType.MODIFIED, cluster.id);
         // The reference server answers an operation id for every suspend, with or without a snapshot.
-        const operationId = snapshot?.operationId || newId(env, "op");
-        return { vcluster: messageOf(env, env.clusters.findById(cluster.id)!), snapshot: snapshot?.message, operationId };
+        return { vcluster: messageOf(env, env.clusters.findById(cluster.id)!), snapshot: snapshot?.message, operationId: operationId || newId(env, "op") };
       });
     },
 

@@ -1,9 +1,11 @@
 import { toJson } from "@bufbuild/protobuf";
+import { z } from "zod";
 import { Phase, VClusterSpecSchema } from "../../proto/gen/vcluster/api/v1/vcluster_api_pb";
 import { BadRequest } from "../admin";
 import { messageOf, settleDue, type VclusterEnv, viewOf } from "./context";
 import type { UpdateMaskRecord } from "./journal";
 import { snapshotStatus } from "./view";
+import { MAX_PODS } from "./drain";
 import { SnapshotStatus } from "../../proto/gen/vcluster/api/v1/vcluster_api_pb";
 
 /** One vcluster as the admin API shows it to tests. */
@@ -77,4 +79,21 @@ export function kubeconfigForAdmin(env: VclusterEnv, url: URL): { kubeconfig: st
   const encoded = cluster ? messageOf(env, cluster, true).status?.kubeconfig : undefined;
   if (!encoded) throw new BadRequest(`vcluster "${namespace}/${name}" has no kubeconfig: it does not exist or is not RUNNING`);
   return { kubeconfig: Buffer.from(encoded, "base64").toString("utf8") };
+}
+
+const workloadsBody = z.strictObject({ namespace: z.string().min(1), name: z.string().min(1), pods: z.number().int().min(0).max(MAX_PODS) });
+
+/**
+ * `POST /_local/vcluster/workloads` `{namespace, name, pods}`: how many pods the vcluster runs, which
+ * a drained suspend evicts one at a time (drain.ts); a test sets many to make a drain time out.
+ */
+export function setWorkloadsForAdmin(env: VclusterEnv, body: unknown): { pods: number } {
+  const parsed = workloadsBody.safeParse(body);
+  if (!parsed.success) throw new BadRequest(`invalid body: expected {"namespace": "<ns>", "name": "<vcluster>", "pods": 0 to ${MAX_PODS}}`);
+  settleDue(env);
+  const { namespace, name, pods } = parsed.data;
+  const cluster = env.clusters.find(namespace, name);
+  if (!cluster) throw new BadRequest(`vcluster "${namespace}/${name}" not found`);
+  env.workloads.setPods(cluster.id, pods);
+  return { pods };
 }

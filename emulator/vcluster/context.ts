@@ -8,6 +8,7 @@ import { apiServerKey, heldForApiServer } from "./kubernetes";
 import type { Journal, StoredEvent } from "./journal";
 import { applyOperation, derivePhase, operationDurationMs } from "./lifecycle";
 import type { SnapshotStore } from "./snapshot-store";
+import type { WorkloadStore } from "./drain";
 import type { ClusterRecord, ClusterStore, OperationKind, OperationRecord } from "./store";
 import { failedPrecondition, notFound } from "./validation";
 import { toVClusterMessage } from "./view";
@@ -19,6 +20,8 @@ export type EventListener = (event: StoredEvent) => void;
 export interface VclusterEnv {
   clusters: ClusterStore;
   snapshots: SnapshotStore;
+  /** The pods each vcluster runs, which a drained suspend evicts. */
+  workloads: WorkloadStore;
   journal: Journal;
   clock: Clock;
   /** Multiplies every simulated duration. */
@@ -60,6 +63,8 @@ export function messageOf(env: VclusterEnv, cluster: ClusterRecord, includeKubec
     api: env.kubernetes?.access(apiServerKey(cluster.id)),
     cluster,
     inFlight: env.clusters.inFlight(cluster.id),
+    pods: env.workloads.podsOf(cluster.id),
+    timeScale: env.timeScale,
     lastSnapshot: cluster.lastSnapshotId ? env.snapshots.findById(cluster.lastSnapshotId, nowMs) : undefined,
     nowMs,
     includeKubeconfig,
@@ -120,6 +125,7 @@ export function settleDue(env: VclusterEnv): void {
         }
         if (op.payload.deleteSnapshots) env.snapshots.removeOfCluster(op.clusterId);
         env.clusters.remove(op.clusterId);
+        env.workloads.remove(op.clusterId);
       }
     });
   }

@@ -1,9 +1,11 @@
 import { Phase } from "../../proto/gen/vcluster/api/v1/vcluster_api_pb";
+import { DRAIN_REASON } from "./drain";
 import type { ClusterRecord, ClusterStore, OperationKind, OperationRecord } from "./store";
 
 /**
  * How long each operation takes at time scale 1, in milliseconds: the reference server's sleeps
- * (create, scale and resume ~2 s, restore ~3 s, delete ~1 s, snapshot ~1 s).
+ * (create, scale and resume ~2 s, restore ~3 s, delete ~1 s, snapshot ~1 s). A drain's length is
+ * its pods' evictions (drain.ts), all of it given as extra seconds.
  */
 export const BASE_DURATION_MS: Readonly<Record<OperationKind, number>> = {
   create: 2000,
@@ -12,6 +14,7 @@ export const BASE_DURATION_MS: Readonly<Record<OperationKind, number>> = {
   restore: 3000,
   delete: 1000,
   snapshot: 1000,
+  drain: 0,
 };
 
 /** The phase an in-flight operation imposes, highest priority first. Snapshots leave the phase alone. */
@@ -29,9 +32,12 @@ export function derivePhase(cluster: ClusterRecord, inFlight: readonly Operation
   return cluster.basePhase;
 }
 
-/** True when an in-flight operation changes the phase (everything but a snapshot). */
+/** Operations that leave the phase alone while in flight. */
+const PHASELESS: ReadonlySet<OperationKind> = new Set(["snapshot", "drain"]);
+
+/** True when an in-flight operation changes the phase (everything but a snapshot or a drain). */
 export function isTransitioning(inFlight: readonly OperationRecord[]): boolean {
-  return inFlight.some((op) => op.kind !== "snapshot");
+  return inFlight.some((op) => !PHASELESS.has(op.kind));
 }
 
 /** What a settled operation did, for the watch event it causes. */
@@ -63,11 +69,29 @@ const ON_SUCCESS: Readonly<Record<OperationKind, Effect>> = {
     return "modified";
   },
   delete: () => "deleted",
+  // Every pod evicted: the control plane stops, as a suspend without a drain does at once.
+  drain: (store, op) => {
+    store.update(op.clusterId, { basePhase: Phase.SUSPENDED, reason: "", message: "", updateMs: op.endMs });
+    return "modified";
+  },
+};
+
+/**
+ * What a failing operation changes when it ends, where it is not ERROR: a drain that timed out
+ * never stopped the control plane, so the vcluster stays RUNNING, its reason saying why it did not suspend.
+ */
+const ON_FAILURE: Readonly<Partial<Record<OperationKind, Effect>>> = {
+  drain: (store, op) => {
+    store.update(op.clusterId, { basePhase: Phase.RUNNING, reason: DRAIN_REASON.timedOut, message: op.message, updateMs: op.endMs });
+    return "modified";
+  },
 };
 
 /** Applies one ended operation to its cluster; a snapshot's failure lives on the snapshot itself. */
 export function applyOperation(store: ClusterStore, op: OperationRecord): SettleOutcome {
   if (op.outcome === "succeed" || op.kind === "snapshot") return ON_SUCCESS[op.kind](store, op);
+  const failed = ON_FAILURE[op.kind];
+  if (failed) return failed(store, op);
   store.update(op.clusterId, {
     basePhase: Phase.ERROR,
     reason: failureReason(op.kind),

@@ -1,12 +1,13 @@
 import { defineSeed, type PlatformModule } from "../platform";
 import { vclusterSeed } from "./seed";
-import { kubeconfigForAdmin, listSnapshotsForAdmin, listUpdateMasksForAdmin, listVclustersForAdmin } from "./admin-view";
+import { kubeconfigForAdmin, listSnapshotsForAdmin, listUpdateMasksForAdmin, listVclustersForAdmin, setWorkloadsForAdmin } from "./admin-view";
 import { settleDue, type VclusterEnv } from "./context";
 import { Journal } from "./journal";
 import { apiServerTargets } from "./kubernetes";
 import { VCLUSTER_SCHEMA } from "./schema";
 import { createVclusterService, VCLUSTER_API, VCLUSTER_OPERATIONS } from "./service";
 import { SnapshotStore } from "./snapshot-store";
+import { WorkloadStore } from "./drain";
 import { ClusterStore } from "./store";
 import { BREAK_WATCH_ACTION } from "./watch";
 
@@ -49,6 +50,7 @@ export const vclusterModule: PlatformModule = {
     const env: VclusterEnv = {
       clusters: new ClusterStore(ctx.db),
       snapshots: new SnapshotStore(ctx.db),
+      workloads: new WorkloadStore(ctx.db),
       journal: new Journal(ctx.db),
       clock: ctx.clock,
       timeScale: ctx.timeScale,
@@ -82,7 +84,10 @@ export const vclusterModule: PlatformModule = {
         "/_local/vcluster/snapshots": () => listSnapshotsForAdmin(env),
         "/_local/vcluster/update-masks": () => listUpdateMasksForAdmin(env),
       },
-      actions: { "/_local/vcluster/kubeconfig": { GET: (_body, url) => kubeconfigForAdmin(env, url) } },
+      actions: {
+        "/_local/vcluster/kubeconfig": { GET: (_body, url) => kubeconfigForAdmin(env, url) },
+        "/_local/vcluster/workloads": { POST: (body) => setWorkloadsForAdmin(env, body) },
+      },
       // Watches followed the replaced vclusters: end them (clients watch again), and time the new ones.
       reload() {
         service.closeWatches();

@@ -28,6 +28,10 @@ CREATE TABLE IF NOT EXISTS vcluster_clusters (
   resource_version INTEGER NOT NULL DEFAULT 0,
   UNIQUE (namespace, name)
 );
+CREATE TABLE IF NOT EXISTS vcluster_workloads (
+  cluster_id TEXT PRIMARY KEY,
+  pods INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS vcluster_operations (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   id TEXT NOT NULL,

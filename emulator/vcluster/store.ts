@@ -32,8 +32,11 @@ export interface ClusterRecord {
   resourceVersion: number;
 }
 
-/** Long-running operations; each imposes a phase while in flight (except snapshot). */
-export type OperationKind = "create" | "scale" | "resume" | "restore" | "delete" | "snapshot";
+/**
+ * Long-running operations; each imposes a phase while in flight, except a snapshot and a drain
+ * (the workload eviction a SuspendVCluster with `drain_workloads` runs first: the vcluster stays RUNNING).
+ */
+export type OperationKind = "create" | "scale" | "resume" | "restore" | "delete" | "snapshot" | "drain";
 
 /** An operation whose outcome is decided when it starts and which takes effect at `endMs`. */
 export interface OperationRecord {
@@ -46,7 +49,14 @@ export interface OperationRecord {
   endMs: number;
   outcome: "succeed" | "fail";
   message: string;
-  payload: { snapshotId?: string; readyReplicas?: number; deleteSnapshots?: boolean };
+  payload: {
+    snapshotId?: string;
+    readyReplicas?: number;
+    deleteSnapshots?: boolean;
+    /** A drain's pods to evict and its timeout (0: none). */
+    pods?: number;
+    timeoutSeconds?: number;
+  };
 }
 
 type Row = Record<string, SQLInputValue>;

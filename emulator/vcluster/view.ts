@@ -11,6 +11,7 @@ import {
 } from "../../proto/gen/vcluster/api/v1/vcluster_api_pb";
 import type { ApiServerAccess } from "../kubernetes/host";
 import { apiServerEndpoint, renderKubeconfig, toBase64 } from "./kubeconfig";
+import { DRAIN_REASON, drainingMessage, evictedAt } from "./drain";
 import { derivePhase, isTransitioning } from "./lifecycle";
 import type { SnapshotRecord } from "./snapshot-store";
 import type { ClusterRecord, OperationRecord } from "./store";
@@ -70,6 +71,10 @@ export function toSnapshotMessage(s: SnapshotRecord, nowMs: number): Snapshot {
 export interface ClusterViewInput {
   cluster: ClusterRecord;
   inFlight: readonly OperationRecord[];
+  /** The pods the vcluster runs while RUNNING (drain.ts). */
+  pods: number;
+  /** The plane's time scale, which paces a drain's evictions. */
+  timeScale: number;
   lastSnapshot: SnapshotRecord | undefined;
   nowMs: number;
   /** Put the default kubeconfig in the status (only while RUNNING). @default false */
@@ -78,7 +83,20 @@ export interface ClusterViewInput {
   api?: ApiServerAccess;
 }
 
-function conditions(c: ClusterRecord, phase: Phase): MessageInitShape<typeof ConditionSchema>[] {
+/** Why the vcluster reads as it does: the failure in ERROR, a drain under way or timed out while RUNNING. */
+interface StatusNote {
+  reason: string;
+  message: string;
+}
+
+function statusNote(c: ClusterRecord, phase: Phase, drain: OperationRecord | undefined, nowMs: number, timeScale: number): StatusNote {
+  if (phase === Phase.ERROR) return { reason: c.reason, message: c.message };
+  if (phase === Phase.RUNNING && drain) return { reason: DRAIN_REASON.draining, message: drainingMessage(drain, nowMs, timeScale) };
+  if (phase === Phase.RUNNING && c.reason === DRAIN_REASON.timedOut) return { reason: c.reason, message: c.message };
+  return { reason: "", message: PHASE_MESSAGE[phase] ?? "" };
+}
+
+function conditions(c: ClusterRecord, phase: Phase, note: StatusNote): MessageInitShape<typeof ConditionSchema>[] {
   const ready = phase === Phase.RUNNING;
   const list: MessageInitShape<typeof ConditionSchema>[] = [
     { type: "Initialized", status: "True", reason: "Created", lastTransitionTime: timestampFromMs(c.createMs) },
@@ -94,6 +112,10 @@ function conditions(c: ClusterRecord, phase: Phase): MessageInitShape<typeof Con
     });
   }
   if (phase === Phase.SUSPENDED) list.push({ type: "Suspended", status: "True", reason: "Suspended", lastTransitionTime: timestampFromMs(c.updateMs) });
+  // A suspend that is draining, or whose drain timed out, has not suspended the vcluster.
+  if (note.reason === DRAIN_REASON.draining || note.reason === DRAIN_REASON.timedOut) {
+    list.push({ type: "Suspended", status: "False", reason: note.reason, message: note.message, lastTransitionTime: timestampFromMs(c.updateMs) });
+  }
   return list;
 }
 
@@ -104,8 +126,11 @@ function readyReplicas(c: ClusterRecord, phase: Phase, inFlight: readonly Operat
 }
 
 /** A stored vcluster as the API shows it. */
-export function toVClusterMessage({ cluster: c, inFlight, lastSnapshot, nowMs, includeKubeconfig = false, api }: ClusterViewInput): VCluster {
+export function toVClusterMessage({ cluster: c, inFlight, pods, timeScale, lastSnapshot, nowMs, includeKubeconfig = false, api }: ClusterViewInput): VCluster {
   const phase = derivePhase(c, inFlight);
+  const drain = inFlight.find((op) => op.kind === "drain");
+  const note = statusNote(c, phase, drain, nowMs, timeScale);
+  const podCount = drain ? pods - evictedAt(drain, nowMs, timeScale) : pods;
   const endpoint = apiServerEndpoint(c.name, c.namespace, c.spec.ingress, api);
   const kubeconfig =
     includeKubeconfig && phase === Phase.RUNNING ? toBase64(renderKubeconfig(c.name, c.namespace, endpoint, { kind: "token", token: c.token }, api)) : "";
@@ -116,12 +141,12 @@ export function toVClusterMessage({ cluster: c, inFlight, lastSnapshot, nowMs, i
     spec: c.spec,
     status: {
       phase,
-      message: phase === Phase.ERROR ? c.message : (PHASE_MESSAGE[phase] ?? ""),
-      reason: phase === Phase.ERROR ? c.reason : "",
-      conditions: conditions(c, phase),
+      message: note.message,
+      reason: note.reason,
+      conditions: conditions(c, phase, note),
       kubeconfig,
       apiServerEndpoint: c.readyMs > 0 ? endpoint : "",
-      currentUsage: phase === Phase.RUNNING ? { cpuUsage: "50m", memoryUsage: "256Mi", storageUsage: "0", namespaceCount: 4, serviceCount: 1 } : undefined,
+      currentUsage: phase === Phase.RUNNING ? { cpuUsage: "50m", memoryUsage: "256Mi", storageUsage: "0", podCount, namespaceCount: 4, serviceCount: 1 } : undefined,
       readyReplicas: readyReplicas(c, phase, inFlight),
       totalReplicas: c.spec.replicas,
       readyTime: c.readyMs > 0 ? timestampFromMs(c.readyMs) : undefined,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isDuration } from "./deadline";
+import { isDuration, parseDuration } from "./deadline";
 import { type CheckFailure, describeValue, issuesToFailures } from "./check-failures";
 import { UNKNOWN } from "./unknown";
 
@@ -122,6 +122,19 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T)
       ? { ok: true, value: v as T[number] }
       : fail(`must be one of ${list}, got ${describeValue(v)}`),
   );
+}
+
+/**
+ * A duration of whole seconds between `minSeconds` and `maxSeconds`, kept as written: for a
+ * platform field in seconds (`drain_timeout_seconds`) that users write like every other timeout.
+ */
+export function secondsDuration(minSeconds: number, maxSeconds: number): z.ZodType<string, unknown> {
+  return block((v) => {
+    const ms = typeof v === "string" && isDuration(v) ? parseDuration(v) : Number.NaN;
+    return ms % 1000 === 0 && ms >= minSeconds * 1000 && ms <= maxSeconds * 1000
+      ? { ok: true, value: (v as string).trim() }
+      : fail(`must be a duration of whole seconds from ${minSeconds}s to ${maxSeconds}s, such as "90s", "5m" or "1h30m", got ${describeValue(v)}`);
+  });
 }
 
 /** A duration string such as `90s`, `20m`, `1h30m`; kept as written. */

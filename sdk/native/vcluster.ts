@@ -2,7 +2,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { VClusterArgs } from "../vcluster/vcluster";
 import type { SnapshotArgs } from "../vcluster/snapshot";
-import type { NetworkConfig, StorageConfig, SyncConfig, PluginConfig, IngressConfig, ServiceAccountConfig, ResourceRequirements, HelmRelease, Condition } from "../vcluster/vcluster";
+import type { NetworkConfig, StorageConfig, SyncConfig, PluginConfig, IngressConfig, ServiceAccountConfig, ResourceRequirements, SuspendOptions, HelmRelease, Condition } from "../vcluster/vcluster";
 
 /** What a static get sends: the plugin reads the object without taking it for an import. */
 const GET = { __clusterformGet: true };
@@ -28,6 +28,7 @@ export class VCluster extends pulumi.CustomResource {
   declare readonly replicas: pulumi.Output<number | undefined>;
   declare readonly resources: pulumi.Output<ResourceRequirements | undefined>;
   declare readonly suspended: pulumi.Output<boolean | undefined>;
+  declare readonly suspendOptions: pulumi.Output<SuspendOptions | undefined>;
   declare readonly restoreFrom: pulumi.Output<string | undefined>;
   declare readonly deletionPolicy: pulumi.Output<string | undefined>;
   declare readonly vclusterId: pulumi.Output<string>;
@@ -42,7 +43,7 @@ export class VCluster extends pulumi.CustomResource {
     super(
       "clusterform:vcluster:VCluster",
       name,
-      args === (GET as unknown) ? { ...GET, name: undefined, namespace: undefined, distro: undefined, network: undefined, storage: undefined, isolationMode: undefined, owner: undefined, project: undefined, kubernetesVersion: undefined, enableHa: undefined, helmValues: undefined, sync: undefined, plugins: undefined, ingress: undefined, serviceAccount: undefined, labels: undefined, replicas: undefined, resources: undefined, suspended: undefined, restoreFrom: undefined, deletionPolicy: undefined, timeouts: undefined, vclusterId: undefined, phase: undefined, apiServerEndpoint: undefined, kubeconfig: undefined, readyReplicas: undefined, helmRelease: undefined, conditions: undefined } : {
+      args === (GET as unknown) ? { ...GET, name: undefined, namespace: undefined, distro: undefined, network: undefined, storage: undefined, isolationMode: undefined, owner: undefined, project: undefined, kubernetesVersion: undefined, enableHa: undefined, helmValues: undefined, sync: undefined, plugins: undefined, ingress: undefined, serviceAccount: undefined, labels: undefined, replicas: undefined, resources: undefined, suspended: undefined, suspendOptions: undefined, restoreFrom: undefined, deletionPolicy: undefined, timeouts: undefined, vclusterId: undefined, phase: undefined, apiServerEndpoint: undefined, kubeconfig: undefined, readyReplicas: undefined, helmRelease: undefined, conditions: undefined } : {
         name: args.name,
         namespace: args.namespace,
         distro: args.distro,
@@ -62,6 +63,7 @@ export class VCluster extends pulumi.CustomResource {
         replicas: args.replicas,
         resources: args.resources,
         suspended: args.suspended,
+        suspendOptions: args.suspendOptions,
         restoreFrom: args.restoreFrom,
         deletionPolicy: args.deletionPolicy,
         timeouts: args.timeouts,

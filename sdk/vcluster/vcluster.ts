@@ -249,6 +249,40 @@ export interface ResourceRequirementsArgs {
   ephemeralStorageLimit?: pulumi.Input<string>;
 }
 
+/**
+ * How SuspendVCluster suspends the vcluster: drain its workloads first, with a time limit, and take a
+ * snapshot.
+ */
+export interface SuspendOptionsArgs {
+  /**
+   * Evict the vcluster's workloads before its control plane stops (`drain_workloads`). The vcluster stays
+   * `RUNNING` while its pods are evicted; it is suspended when the last one is gone.
+   * @default false: the control plane stops at once, and its workloads with it
+   */
+  drainWorkloads?: pulumi.Input<boolean>;
+  /**
+   * How long the drain may take, in whole seconds written as a duration (`"90s"`, `"5m"`; sent as
+   * `drain_timeout_seconds`). A drain that takes longer fails the suspend: the vcluster keeps running,
+   * `suspended` stays unapplied, and the next `up` tries again. Needs `drainWorkloads`, and must be shorter
+   * than the operation's own timeout.
+   * @default none: the platform waits for every workload
+   */
+  drainTimeout?: pulumi.Input<string>;
+  /**
+   * Take a snapshot of the vcluster before it is drained and suspended (`create_snapshot`). The snapshot is
+   * the platform's, not the stack's: destroying the vcluster leaves it, and a drain that times out keeps it.
+   * @default false
+   */
+  createSnapshot?: pulumi.Input<boolean>;
+  /**
+   * The snapshot's name, a DNS-1123 label (`snapshot_name`). Names are unique in the namespace, so a fixed
+   * name fails the next suspend while the snapshot exists; leave it out for a new name each time. Needs
+   * `createSnapshot`.
+   * @default `<name>-suspend-<unix seconds>` (server)
+   */
+  snapshotName?: pulumi.Input<string>;
+}
+
 /** The Helm release a vcluster runs as. */
 export interface HelmRelease {
   /** Release name. */
@@ -395,6 +429,36 @@ export interface ResourceRequirements {
   ephemeralStorageLimit?: string;
 }
 
+/**
+ * How SuspendVCluster suspends the vcluster: drain its workloads first, with a time limit, and take a
+ * snapshot.
+ */
+export interface SuspendOptions {
+  /**
+   * Evict the vcluster's workloads before its control plane stops (`drain_workloads`). The vcluster stays
+   * `RUNNING` while its pods are evicted; it is suspended when the last one is gone.
+   */
+  drainWorkloads?: boolean;
+  /**
+   * How long the drain may take, in whole seconds written as a duration (`"90s"`, `"5m"`; sent as
+   * `drain_timeout_seconds`). A drain that takes longer fails the suspend: the vcluster keeps running,
+   * `suspended` stays unapplied, and the next `up` tries again. Needs `drainWorkloads`, and must be shorter
+   * than the operation's own timeout.
+   */
+  drainTimeout?: string;
+  /**
+   * Take a snapshot of the vcluster before it is drained and suspended (`create_snapshot`). The snapshot is
+   * the platform's, not the stack's: destroying the vcluster leaves it, and a drain that times out keeps it.
+   */
+  createSnapshot?: boolean;
+  /**
+   * The snapshot's name, a DNS-1123 label (`snapshot_name`). Names are unique in the namespace, so a fixed
+   * name fails the next suspend while the snapshot exists; leave it out for a new name each time. Needs
+   * `createSnapshot`.
+   */
+  snapshotName?: string;
+}
+
 /** Arguments of {@link VCluster}. */
 export interface VClusterArgs {
   /**
@@ -501,6 +565,13 @@ export interface VClusterArgs {
    */
   suspended?: pulumi.Input<boolean>;
   /**
+   * How a suspend is done: drain the workloads first (with a time limit) and take a snapshot. Sent with every
+   * SuspendVCluster the provider makes, including the one that suspends a vcluster created with `suspended:
+   * true`. Changing it alone changes nothing on the platform.
+   * @default none: the control plane stops at once, without a snapshot
+   */
+  suspendOptions?: pulumi.Input<SuspendOptionsArgs>;
+  /**
    * A snapshot id (`snapshot.snapshotId`) to create the vcluster from (RestoreVCluster into a new vcluster).
    * Changing it alone changes nothing on the platform.
    * @default none
@@ -583,6 +654,8 @@ export class VCluster extends DynamicResource {
   declare readonly resources: pulumi.Output<ResourceRequirements | undefined>;
   /** The `suspended` the resource was given. */
   declare readonly suspended: pulumi.Output<boolean | undefined>;
+  /** The `suspendOptions` the resource was given. */
+  declare readonly suspendOptions: pulumi.Output<SuspendOptions | undefined>;
   /** The `restoreFrom` the resource was given. */
   declare readonly restoreFrom: pulumi.Output<string | undefined>;
   /** The `deletionPolicy` the resource was given. */
@@ -611,6 +684,7 @@ export class VCluster extends DynamicResource {
         replicas: undefined,
         resources: undefined,
         suspended: undefined,
+        suspendOptions: undefined,
         restoreFrom: undefined,
         deletionPolicy: undefined,
         timeouts: undefined,

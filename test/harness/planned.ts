@@ -157,7 +157,12 @@ const ARGS: Readonly<Record<string, Readonly<Record<string, ArgSource>>>> = {
   UpdateVCluster: { mask: (b) => maskPaths(b.updateMask) },
   ScaleVCluster: { replicas: { read: (b) => b.replicas, unset: 1 }, resources: { read: (b) => nonEmpty(b.resources), unset: {} } },
   ResumeVCluster: {},
-  SuspendVCluster: {},
+  SuspendVCluster: {
+    drainWorkloads: { read: (b) => b.drainWorkloads, unset: false },
+    drainTimeoutSeconds: { read: (b) => b.drainTimeoutSeconds, unset: 0 },
+    createSnapshot: { read: (b) => b.createSnapshot, unset: false },
+    snapshotName: { read: (b) => b.snapshotName, unset: "" },
+  },
   DeleteVCluster: {},
   SnapshotVCluster: { includeWorkloads: (b) => b.includeWorkloads },
   DeleteSnapshot: {},

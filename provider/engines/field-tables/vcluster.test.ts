@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { type AdapterPlane, planeWithConfig } from "../testing";
+import { type AdapterPlane, auditEntries, planeWithConfig } from "../testing";
 import { DELETE_FIRST, fieldTable, NEW_IDENTITY, type Outputs, type Row, type RowContext, STATE_ONLY } from "./testing";
 
 // vcluster: each input field of a vcluster and a snapshot of it maps to the platform's own
@@ -30,6 +30,14 @@ const masked =
     const before = observed.before as UpdateMask[];
     expect((observed.after as UpdateMask[]).slice(before.length).map((m) => m.paths)).toEqual(paths);
   };
+
+/** The suspend options the rows set: a drain of at most 30 s after a named snapshot. */
+const PAUSE = { drainWorkloads: true, drainTimeout: "30s", createSnapshot: true, snapshotName: "ft-pause" };
+
+/** The request of the last audited vcluster call of `operation`. */
+async function lastRequest(plane: AdapterPlane, operation: string): Promise<unknown> {
+  return (await auditEntries(plane.t, "vcluster", 0)).filter((e) => e.operation === operation).at(-1)?.request;
+}
 
 const at = (namespace: string, name: string) => `${namespace}/${name}`;
 const vc = (change: Props) => (s: Spec): Spec => ({ ...s, vc: { ...s.vc, ...change } });
@@ -87,7 +95,27 @@ const rows: Row<Spec>[] = [
   },
   { field: "replicas: ScaleVCluster", resource: "main", change: vc({ replicas: 3 }), op: "update", calls: onA("ScaleVCluster"), expect: masked() },
   { field: "resources: ScaleVCluster", resource: "main", change: vc({ resources: { cpuRequest: "500m", memoryLimit: "1Gi" } }), op: "update", calls: onA("ScaleVCluster"), expect: masked() },
-  { field: "suspended true: SuspendVCluster", resource: "main", change: vc({ suspended: true }), op: "update", calls: onA("SuspendVCluster"), expect: masked() },
+  { field: "suspendOptions alone: nothing on the platform", resource: "main", change: vc({ suspendOptions: PAUSE }), op: STATE_ONLY, calls: () => [], expect: masked() },
+  {
+    field: "suspended true: SuspendVCluster, with the drain and snapshot of suspendOptions",
+    resource: "main",
+    change: vc({ suspended: true }),
+    op: "update",
+    calls: onA("SuspendVCluster"),
+    expect: async (ctx) => {
+      masked()(ctx);
+      expect(await lastRequest(ctx.plane, "SuspendVCluster")).toEqual({
+        name: "ft",
+        namespace: "team-a",
+        drainWorkloads: true,
+        drainTimeoutSeconds: 30,
+        createSnapshot: true,
+        snapshotName: "ft-pause",
+      });
+      const { snapshots } = (await ctx.plane.t.http("GET", "/_local/vcluster/snapshots")).body as { snapshots: { name: string; status: string }[] };
+      expect(snapshots.filter((s) => s.name === "ft-pause").map((s) => s.status)).toEqual(["READY"]);
+    },
+  },
   { field: "suspended false: ResumeVCluster", resource: "main", change: vc({ suspended: false }), op: "update", calls: onA("ResumeVCluster"), expect: masked() },
   { field: "timeouts: nothing on the platform", resource: "main", change: vc({ timeouts: { update: "5m" } }), op: STATE_ONLY, calls: () => [], expect: masked() },
   { field: "restoreFrom after creation: nothing on the platform", resource: "main", change: vc({ restoreFrom: "snap-0-0" }), op: STATE_ONLY, calls: () => [], expect: masked() },

@@ -140,6 +140,43 @@ describe("vcluster resources against the local control plane", () => {
     expect(await writes()).toEqual(["CreateVCluster"]);
   });
 
+  it("snapshots and drains before suspending, sending the suspend options", async () => {
+    const olds = await checked(base);
+    const { id, outs } = await vclusterHandler.create(olds);
+    const suspendOptions = { drainWorkloads: true, drainTimeout: "1m", createSnapshot: true, snapshotName: "before-pause" };
+    const updated = await vclusterHandler.update(id, { ...olds, ...outs }, await checked({ ...base, suspended: true, suspendOptions }, olds));
+    expect(updated.outs).toMatchObject({ phase: "SUSPENDED", readyReplicas: 0 });
+    const { entries } = (await t.http("GET", "/_local/audit")).body as { entries: { operation: string; request?: unknown }[] };
+    expect(entries.filter((e) => e.operation === "SuspendVCluster").map((e) => e.request)).toEqual([
+      { ...ref, drainWorkloads: true, drainTimeoutSeconds: 60, createSnapshot: true, snapshotName: "before-pause" },
+    ]);
+    const { items } = await (await vclusterClient(config)).listSnapshots({ vclusterName: "dev", namespace: "team-a" });
+    expect(items.map((s) => [s.name, s.status])).toEqual([["before-pause", "READY"]]);
+  });
+
+  it("fails a suspend whose drain times out, naming the vcluster, the call and the platform's message, and records it running", async () => {
+    const olds = await checked({ ...base, suspended: false });
+    const { id, outs } = await vclusterHandler.create(olds);
+    await t.http("POST", "/_local/vcluster/workloads", { ...ref, pods: 10 });
+    const news = await checked({ ...base, suspended: true, suspendOptions: { drainWorkloads: true, drainTimeout: "3s" } }, olds);
+    const error = (await vclusterHandler.update(id, { ...olds, ...outs }, news).catch((e: unknown) => e)) as PartialStateError;
+    expect(error).toBeInstanceOf(PartialStateError);
+    expect(error.message).toBe(
+      'waiting for vcluster "team-a/dev" to be SUSPENDED after SuspendVCluster: TERMINAL_STATE: vcluster "team-a/dev" was not suspended (DrainTimeout): ' +
+        "drain timed out after 3s with 9 of 10 pods not evicted: the vcluster was not suspended and keeps running, and the 1 evicted pods are scheduled again",
+    );
+    expect([error.properties.suspended, error.properties.phase]).toEqual([false, "RUNNING"]);
+  });
+
+  it("records a vcluster created suspended whose drain timed out as running, not suspended", async () => {
+    // A new vcluster runs 2 pods, 4 simulated seconds of evictions: a 1 s drain times out.
+    const inputs = await checked({ ...base, suspended: true, suspendOptions: { drainWorkloads: true, drainTimeout: "1s" } });
+    const error = (await vclusterHandler.create(inputs).catch((e: unknown) => e)) as PartialStateError;
+    expect(error).toBeInstanceOf(PartialStateError);
+    expect(error.message).toMatch(/was not suspended \(DrainTimeout\): drain timed out after 1s/);
+    expect([error.properties.suspended, error.properties.phase]).toEqual([false, "RUNNING"]);
+  });
+
   it("deletes and waits until the vcluster is gone", async () => {
     const { id, outs } = await vclusterHandler.create(await checked(base));
     await vclusterHandler.delete(id, outs);

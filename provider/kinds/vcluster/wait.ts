@@ -32,6 +32,19 @@ export function errorPhase(state: VClusterState): string | undefined {
   return state.phase === "ERROR" ? `vcluster ${JSON.stringify(keyOf(state))} is in ERROR (${state.reason || "no reason"}): ${state.message || "no detail given"}` : undefined;
 }
 
+/** The `Suspended` condition's reason while a drained suspend evicts the workloads. */
+export const DRAINING = "Draining";
+
+/**
+ * A suspend the platform ended without suspending: the vcluster is RUNNING with `Suspended=False`
+ * for a reason other than a drain under way (a drain that outlasted its timeout, `DrainTimeout`).
+ */
+export function suspendRefused(state: VClusterState): string | undefined {
+  if (state.phase !== "RUNNING") return undefined;
+  const c = state.conditions.find((x) => x.type === "Suspended" && x.status === "False" && x.reason !== DRAINING);
+  return c ? `vcluster ${JSON.stringify(keyOf(state))} was not suspended (${c.reason || "no reason"}): ${c.message || state.message || "no detail given"}` : undefined;
+}
+
 /** Safe to show: never the kubeconfig. */
 function describe(state: VClusterState | undefined): string {
   return state ? `phase ${state.phase}${state.message ? ` (${state.message})` : ""}` : "gone";
@@ -113,6 +126,7 @@ async function watchUntil(
 /**
  * Waits until the vcluster's phase is one of `phases`.
  * @param after - the call the wait follows, named in messages (e.g. `ScaleVCluster`). @default none
+ * @param refused - a terminal failure besides ERROR and gone, e.g. {@link suspendRefused}. @default none
  */
 export function waitForPhase(
   client: VclusterClient,
@@ -121,6 +135,7 @@ export function waitForPhase(
   deadline: Deadline,
   progress?: (message: string) => void,
   after?: string,
+  refused?: (state: VClusterState) => string | undefined,
 ): Promise<WaitOutcome> {
   return waitForVCluster({
     client,
@@ -128,6 +143,7 @@ export function waitForPhase(
     deadline,
     target: `${phases.join(" or ")}${after ? ` after ${after}` : ""}`,
     isDone: (s) => s !== undefined && phases.includes(s.phase),
+    failure: (s) => (s ? (errorPhase(s) ?? refused?.(s)) : `vcluster ${JSON.stringify(keyOf(ref))} no longer exists`),
     progress,
   });
 }

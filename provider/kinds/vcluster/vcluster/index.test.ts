@@ -16,6 +16,7 @@ const raw: Props = { __provider: PROVIDER, owner: OWNER, resourceName: "dev", na
 const DNS = "must be a DNS-1123 label: 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit, got";
 const QTY =
   'must be a Kubernetes quantity: a non-negative number with an optional suffix m, k, M, G, T, P, E, Ki, Mi, Gi, Ti, Pi or Ei, such as "500m" or "1Gi", got';
+const DRAIN = 'must be a duration of whole seconds from 1s to 2147483647s, such as "90s", "5m" or "1h30m", got';
 const CIDR = 'must be a network in CIDR notation such as "10.42.0.0/16" or "fd00::/108", got';
 
 describe("vclusterHandler.check", () => {
@@ -31,6 +32,9 @@ describe("vclusterHandler.check", () => {
       serviceAccount: { name: "vc", automountToken: true },
     }, { name: DERIVED, autoNamed: true }],
     ["accepts owner, project and labels", { vclusterOwner: "alice", project: "web", labels: { env: "dev" } }, { name: DERIVED, autoNamed: true }],
+    ["accepts every suspend option", { suspended: true, suspendOptions: { drainWorkloads: true, drainTimeout: "5m", createSnapshot: true, snapshotName: "before-pause" } }, { name: DERIVED, autoNamed: true }],
+    ["accepts a drain timeout of whole seconds written in minutes and seconds", { suspendOptions: { drainWorkloads: true, drainTimeout: "1m30s" } }, { name: DERIVED, autoNamed: true }],
+    ["accepts a drain timeout just under a raised update timeout", { suspendOptions: { drainWorkloads: true, drainTimeout: "59m" }, timeouts: { create: "1h", update: "1h" } }, { name: DERIVED, autoNamed: true }],
   ])("%s", async (_, patch, filled) => {
     expect(await vclusterHandler.check({}, { ...raw, ...patch })).toEqual({ inputs: { ...raw, ...patch, ...filled, __provider: PROVIDER }, failures: [] });
   });
@@ -59,6 +63,16 @@ describe("vclusterHandler.check", () => {
     ["an empty restoreFrom", { restoreFrom: "" }, [{ property: "restoreFrom", reason: 'restoreFrom must be at least 1 characters, got ""' }]],
     ["duplicate plugin names", { plugins: [{ name: "a" }, { name: "a" }] }, [{ property: "", reason: 'plugins[1].name must be unique among plugins, got "a" twice' }]],
     ["a field vcluster does not have", { region: "eu" }, [{ property: "region", reason: "region is not a known field" }]],
+    ["a snapshot name without a snapshot", { suspendOptions: { snapshotName: "s1" } }, [{ property: "", reason: 'suspendOptions.snapshotName applies only with createSnapshot: true, got "s1" with createSnapshot unset' }]],
+    ["a drain timeout without a drain", { suspendOptions: { drainWorkloads: false, drainTimeout: "5m" } }, [{ property: "", reason: 'suspendOptions.drainTimeout applies only with drainWorkloads: true, got "5m" with drainWorkloads false' }]],
+    ["a zero drain timeout", { suspendOptions: { drainWorkloads: true, drainTimeout: "0s" } }, [{ property: "", reason: `suspendOptions.drainTimeout ${DRAIN} "0s"` }]],
+    ["a negative drain timeout", { suspendOptions: { drainWorkloads: true, drainTimeout: "-5s" } }, [{ property: "", reason: `suspendOptions.drainTimeout ${DRAIN} "-5s"` }]],
+    ["a drain timeout of a fraction of a second", { suspendOptions: { drainWorkloads: true, drainTimeout: "1500ms" } }, [{ property: "", reason: `suspendOptions.drainTimeout ${DRAIN} "1500ms"` }]],
+    ["a drain timeout in seconds as a number", { suspendOptions: { drainWorkloads: true, drainTimeout: 300 } }, [{ property: "", reason: `suspendOptions.drainTimeout ${DRAIN} 300` }]],
+    ["a drain timeout as long as the update's", { suspendOptions: { drainWorkloads: true, drainTimeout: "20m" } }, [{ property: "", reason: 'suspendOptions.drainTimeout must be shorter than timeouts.update ("20m"), the time the provider waits for a suspend, got "20m"' }]],
+    ["a drain timeout longer than a lowered create timeout", { suspendOptions: { drainWorkloads: true, drainTimeout: "10m" }, timeouts: { create: "5m" } }, [{ property: "", reason: 'suspendOptions.drainTimeout must be shorter than timeouts.create ("5m"), the time the provider waits for a suspend, got "10m"' }]],
+    ["a snapshot name with capitals", { suspendOptions: { createSnapshot: true, snapshotName: "Before_Pause" } }, [{ property: "", reason: `suspendOptions.snapshotName ${DNS} "Before_Pause"` }]],
+    ["a suspend option vcluster does not have", { suspendOptions: { force: true } }, [{ property: "", reason: "suspendOptions.force is not a known field" }]],
     ["a resources field vcluster does not have", { resources: { gpu: "1" } }, [{ property: "", reason: "resources.gpu is not a known field" }]],
   ])("rejects %s naming the field, the value and what is allowed", async (_, patch, failures) => {
     const news = { ...raw, ...patch };
@@ -72,6 +86,8 @@ describe("vclusterHandler.check", () => {
     ["one quantity", { resources: { cpuLimit: UNKNOWN } }],
     ["the network", { network: UNKNOWN }],
     ["suspended", { suspended: UNKNOWN }],
+    ["the suspend options", { suspendOptions: UNKNOWN }],
+    ["the drain timeout", { suspendOptions: { drainWorkloads: true, drainTimeout: UNKNOWN } }],
   ])("lets the unknown sentinel through in place of %s", async (_, patch) => {
     const { failures } = await vclusterHandler.check({}, { ...raw, ...patch });
     expect(failures).toEqual([]);
@@ -94,6 +110,8 @@ describe("vclusterHandler.diff", () => {
     ["plans nothing when nothing changed", { replicas: 1 }, { replicas: 1 }, NO_CHANGE],
     ["plans nothing when timeouts change", {}, { timeouts: { create: "1m" } }, NO_CHANGE],
     ["plans nothing when restoreFrom changes after creation", { restoreFrom: "snap-1" }, { restoreFrom: "snap-2" }, NO_CHANGE],
+    ["plans nothing when only the suspend options change: they shape the next suspend", {}, { suspendOptions: { drainWorkloads: true, createSnapshot: true } }, NO_CHANGE],
+    ["suspends in place with suspend options", {}, { suspended: true, suspendOptions: { drainWorkloads: true } }, IN_PLACE],
     ["scales in place when replicas change", {}, { replicas: 3 }, IN_PLACE],
     ["scales in place when resources change", {}, { resources: { cpuLimit: "2" } }, IN_PLACE],
     ["updates in place when kubernetesVersion changes", {}, { kubernetesVersion: "1.29.0" }, IN_PLACE],

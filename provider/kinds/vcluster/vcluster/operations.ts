@@ -9,11 +9,12 @@ import { carryOut, oneExecutorFor, type PlannedOperation } from "../../../core/p
 import { type OperationContext, PartialStateError, type ResourceOperations, withPartialState } from "../../../core/contract";
 import { deadlineFor, readDeadline } from "../../fields";
 import { findVCluster, isNotFound, keyOf, platformLabels, vclusterClient } from "../common";
-import { waitForGone, waitForPhase, waitForVCluster } from "../wait";
+import { DRAINING, suspendRefused, waitForGone, waitForPhase, waitForVCluster } from "../wait";
 import { createOrAdopt } from "./create";
 import { VCLUSTER_CALLS, VCLUSTER_FIELDS, VCLUSTER_TIMEOUTS, VCLUSTER_UPDATE_CALLS, type VClusterInputs } from "./schema";
 import { driftOf, outputsOf, refOf, specOf } from "./state";
 import { type Step, WAIT_FOR } from "./steps";
+import { suspendRequestOf } from "./suspend-options";
 
 type Props = Record<string, unknown>;
 type Inputs = VClusterInputs & Props;
@@ -21,7 +22,7 @@ type Inputs = VClusterInputs & Props;
 /** Runs one step's call; the wait follows in {@link runSteps}. */
 const SEND: Readonly<Record<Step["call"], (client: VclusterClient, ref: VClusterRef, news: Inputs, step: Step, deadline: Deadline) => Promise<unknown>>> = {
   [VCLUSTER_CALLS.ResumeVCluster]: (c, ref, _n, _s, deadline) => c.resumeVCluster(ref, { deadline }),
-  [VCLUSTER_CALLS.SuspendVCluster]: (c, ref, _n, _s, deadline) => c.suspendVCluster(ref, { deadline }),
+  [VCLUSTER_CALLS.SuspendVCluster]: (c, ref, n, _s, deadline) => c.suspendVCluster({ ...ref, ...suspendRequestOf(n.suspendOptions) }, { deadline }),
   [VCLUSTER_CALLS.ScaleVCluster]: (c, ref, n, _s, deadline) => c.scaleVCluster({ ...ref, replicas: n.replicas ?? 1, resources: n.resources ?? {} }, { deadline }),
   [VCLUSTER_CALLS.UpdateVCluster]: (c, ref, n, s, deadline) =>
     c.updateVCluster({ ...ref, spec: specOf(n), labels: platformLabels(n), updateMask: s.call === VCLUSTER_CALLS.UpdateVCluster ? s.mask : [] }, { deadline }),
@@ -36,7 +37,13 @@ const LANDED: Readonly<Record<Exclude<Step["call"], typeof VCLUSTER_CALLS.Update
   [VCLUSTER_CALLS.ScaleVCluster]: (s, n) =>
     s.phase === "SCALING" || (s.spec.replicas === (n.replicas ?? 1) && (n.resources === undefined || deepEqual(n.resources, pick(s.spec.resources as Props | undefined)))),
   [VCLUSTER_CALLS.ResumeVCluster]: (s) => s.phase === "RESUMING" || s.phase === "RUNNING",
-  [VCLUSTER_CALLS.SuspendVCluster]: (s) => s.phase === "SUSPENDED",
+  // A drained suspend is under way while the vcluster still reads RUNNING.
+  [VCLUSTER_CALLS.SuspendVCluster]: (s) => s.phase === "SUSPENDED" || s.conditions.some((c) => c.type === "Suspended" && c.reason === DRAINING),
+};
+
+/** How each call's wait tells a refusal besides ERROR: a suspend whose drain timed out leaves the vcluster RUNNING. */
+const REFUSED: Partial<Readonly<Record<Step["call"], (s: VClusterState) => string | undefined>>> = {
+  [VCLUSTER_CALLS.SuspendVCluster]: suspendRefused,
 };
 
 /**
@@ -95,7 +102,7 @@ async function runSteps(ctx: OperationContext, id: string, olds: Props, news: In
   const run = async (o: PlannedOperation) => {
     const step = stepOf(o);
     await sendStep(client, ref, sentBy(o, news), step, deadline);
-    await waitForPhase(client, ref, step.waitFor, deadline, ctx.report.progress, step.call);
+    await waitForPhase(client, ref, step.waitFor, deadline, ctx.report.progress, step.call, REFUSED[step.call]);
     for (const field of fieldsOf(step)) applied[field] = news[field];
     if (step.call === VCLUSTER_CALLS.SuspendVCluster || step.call === VCLUSTER_CALLS.ResumeVCluster) applied.suspended = step.call === VCLUSTER_CALLS.SuspendVCluster;
   };
@@ -128,7 +135,7 @@ async function settleNew(ctx: OperationContext, news: Inputs, deadline: Deadline
         : [];
   for (const step of steps) {
     await sendStep(client, ref, news, step, deadline);
-    state = (await waitForPhase(client, ref, step.waitFor, deadline, ctx.report.progress)).state!;
+    state = (await waitForPhase(client, ref, step.waitFor, deadline, ctx.report.progress, step.call, REFUSED[step.call])).state!;
   }
   return { state, kubeconfig };
 }
@@ -150,10 +157,12 @@ export const vclusterOperations: ResourceOperations<VClusterInputs> = {
       // The vcluster exists: record it (with __provider, so delete can run) rather than orphan it.
       const seen = await findVCluster((await vclusterClient(ctx.config)), refOf(inputs), deadline, true).catch(() => undefined);
       const message = err instanceof Error ? err.message : String(err);
+      // A suspend that did not happen (a drain that timed out) is not recorded: the next run sends it again.
+      const notSuspended = inputs.suspended === true && seen !== undefined && seen.phase !== "SUSPENDED" ? { suspended: false } : {};
       throw new PartialStateError(
         `${message}; the vcluster was created and is recorded in the stack: fix the cause and run \`pulumi up\` again, or replace it with \`pulumi up --replace <urn>\``,
         first.id,
-        { ...inputs, ...outputsOf(seen ?? first) },
+        { ...inputs, ...outputsOf(seen ?? first), ...notSuspended },
         [message],
       );
     }

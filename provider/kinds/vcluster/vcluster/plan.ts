@@ -3,6 +3,7 @@ import type { Disruption, KindPlanner } from "../../../core/plan/operation";
 import { known, op } from "../../../core/plan/operation";
 import { VCLUSTER_CALLS, type VCLUSTER_UPDATE_CALLS } from "./schema";
 import { planSteps, type Step } from "./steps";
+import { type SuspendOptions, suspendArgsOf, suspendSummary } from "./suspend-options";
 
 type Props = Record<string, unknown>;
 
@@ -20,19 +21,34 @@ const STEP_TEXT: Readonly<Record<Step["call"], { summary: string; disruptions: D
   [VCLUSTER_CALLS.SuspendVCluster]: { summary: "suspends the vcluster: its workloads stop", disruptions: ["capacity-removed"] },
 };
 
+/** A step's arguments: an update's mask, a scale's new size, a suspend's options. */
+function argsOf(step: Step, news: Props): Props {
+  if (step.call === VCLUSTER_CALLS.UpdateVCluster) return { mask: step.mask };
+  if (step.call === VCLUSTER_CALLS.ScaleVCluster) return { replicas: news.replicas, resources: news.resources };
+  if (step.call === VCLUSTER_CALLS.SuspendVCluster) return { ...suspendArgsOf(news.suspendOptions as SuspendOptions | undefined) };
+  return {};
+}
+
+/** A step's line in the plan; a suspend says what it does before the control plane stops. */
+function summaryOf(step: Step, olds: Props, news: Props): string {
+  if (step.call === VCLUSTER_CALLS.UpdateVCluster) {
+    const mask = step.mask.join(", ");
+    return step.mask.includes("spec.kubernetes_version") ? `upgrades Kubernetes ${olds.kubernetesVersion} -> ${news.kubernetesVersion} (mask ${mask})` : `${STEP_TEXT[step.call].summary} (mask ${mask})`;
+  }
+  if (step.call === VCLUSTER_CALLS.SuspendVCluster) return suspendSummary(news.suspendOptions as SuspendOptions | undefined);
+  return STEP_TEXT[step.call].summary;
+}
+
 /**
  * vclusters: the phase-ordered calls of {@link planSteps} (the same function `update` runs), each
- * with its update mask or new size.
+ * with its update mask, new size or suspend options.
  */
 export const vclusterPlanner: KindPlanner<CallOf<typeof VCLUSTER_CALLS>, CallOf<typeof VCLUSTER_UPDATE_CALLS>> = {
   update(olds, news, diff) {
     const key = keyOf(olds);
     return planSteps(diff, olds, news).map((step) => {
-      const text = STEP_TEXT[step.call];
-      const args: Props = step.call === VCLUSTER_CALLS.UpdateVCluster ? { mask: step.mask } : step.call === VCLUSTER_CALLS.ScaleVCluster ? { replicas: news.replicas, resources: news.resources } : {};
       const upgrade = step.call === VCLUSTER_CALLS.UpdateVCluster && step.mask.includes("spec.kubernetes_version");
-      const summary = upgrade ? `upgrades Kubernetes ${olds.kubernetesVersion} -> ${news.kubernetesVersion} (mask ${step.mask.join(", ")})` : step.call === VCLUSTER_CALLS.UpdateVCluster ? `${text.summary} (mask ${step.mask.join(", ")})` : text.summary;
-      return op(step.call, key, args, summary, upgrade ? ["upgrade"] : text.disruptions);
+      return op(step.call, key, argsOf(step, news), summaryOf(step, olds, news), upgrade ? ["upgrade"] : STEP_TEXT[step.call].disruptions);
     });
   },
   create: (news) =>

@@ -49,6 +49,7 @@ describe("the vcluster field policy table", () => {
       "| `replicas` | in place: ScaleVCluster",
       "| `resources` | in place: ScaleVCluster",
       "| `suspended` | in place: SuspendVCluster/ResumeVCluster",
+      "| `suspendOptions` | nothing",
       "| `restoreFrom` | nothing",
     ]);
   });

@@ -1,11 +1,15 @@
 import { z } from "zod";
 import type { FieldPolicy } from "../../../core/planner";
 import { dnsLabel, orUnknown, semver } from "../../../core/validation";
-import { AUTO_NAMED, defineFields, type InputsOf, OWNERSHIP } from "../../../core/definition/kind";
+import { AUTO_NAMED, defineFields, type InputsOf, OWNERSHIP, type Timeouts } from "../../../core/definition/kind";
 import { ignored, inPlace, optional, replace, required, type Value, v } from "../../../core/definition/values";
 import { defineCalls, eitherOf, extendCalls } from "../../../core/plan/calls";
 import { labelValue, userLabelsValue } from "../fields";
+import { drainTimeoutProblem, type SuspendOptions, suspendOptionsSpec } from "./suspend-options";
 import { ingressSpec, networkSpec, pluginSpec, pluginsSchema, resourcesSpec, serviceAccountSpec, storageSpec, syncSpec } from "./spec-schema";
+
+/** Default timeouts: a vcluster starts in minutes on a real host cluster. */
+const VCLUSTER_TIMEOUT_DEFAULTS = { create: "20m", update: "20m", delete: "15m" };
 
 /** Distros vcluster runs. */
 export const DISTROS = ["k3s", "k8s", "k0s", "eks"] as const;
@@ -142,6 +146,14 @@ export const vclusterKind = defineFields({
       policy: inPlace(eitherOf(VCLUSTER_CALLS.SuspendVCluster, VCLUSTER_CALLS.ResumeVCluster)),
       note: "with other changes in one `up`, ResumeVCluster runs first and SuspendVCluster last",
     }),
+    suspendOptions: optional(suspendOptionsSpec, {
+      description:
+        "How a suspend is done: drain the workloads first (with a time limit) and take a snapshot. Sent with every " +
+        "SuspendVCluster the provider makes, including the one that suspends a vcluster created with `suspended: true`.",
+      default: "none: the control plane stops at once, without a snapshot",
+      policy: ignored,
+      note: "shapes the next SuspendVCluster only; changing it alone calls nothing",
+    }),
     restoreFrom: optional(v.custom({ kind: "string" }, orUnknown(z.string().min(1))), {
       description: "A snapshot id (`snapshot.snapshotId`) to create the vcluster from (RestoreVCluster into a new vcluster).",
       default: "none",
@@ -192,12 +204,18 @@ export const vclusterKind = defineFields({
       description: "The status conditions, e.g. Ready=True.",
     },
   },
-  timeouts: { create: "20m", update: "20m", delete: "15m" },
+  refine: (inputs, ctx) => {
+    // `timeouts` is every kind's input (definition/kind.ts), validated with the rest.
+    const { timeouts } = inputs as { timeouts?: Timeouts };
+    const problem = drainTimeoutProblem(inputs.suspendOptions as SuspendOptions | undefined, timeouts, VCLUSTER_TIMEOUT_DEFAULTS);
+    if (problem) ctx.addIssue({ code: "custom", path: ["suspendOptions", "drainTimeout"], message: problem, input: inputs.suspendOptions?.drainTimeout });
+  },
+  timeouts: VCLUSTER_TIMEOUT_DEFAULTS,
   deletionPolicy: true,
   importId: {
     shape: "the vcluster id the platform reports (e.g. GetVCluster's `id`)",
     example: "vc-1700000001-1",
-    unreported: ["restoreFrom"],
+    unreported: ["restoreFrom", "suspendOptions"],
   },
 });
 
