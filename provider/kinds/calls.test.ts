@@ -115,6 +115,9 @@ const KINDS: { readonly [T in KindType]: KindCalls } = {
       [NODES_STATE, { ...NODES, count: 3 }],
       [NODES_STATE, { ...NODES, count: 1 }],
       [NODES_STATE, { ...NODES, count: UNKNOWN }],
+      [NODES_STATE, { ...NODES, powerState: "deallocated" }],
+      [NODES_STATE, { ...NODES, powerState: "off" }],
+      [{ ...NODES_STATE, powerState: "deallocated" }, NODES],
     ],
   },
   "senlin:Cluster": {
