@@ -249,7 +249,7 @@ describe("YAML, Go and Python programs on the native plugin: the examples' lifec
       const before = await ids(stack);
       const since = await plane.lastSeq();
       const project = (await stack.stack.workspace.projectSettings()).name;
-      await stack.stack.setAllConfig(Object.fromEntries(CHANGES.map((c) => [`${project}:${c.key}`, { value: c.value }])));
+      await stack.configure(Object.fromEntries(CHANGES.map((c) => [`${project}:${c.key}`, { value: c.value }])));
       const started = Math.max(0, ...(await timeline(plane, before.job as string)).map((e) => e.createdMs));
       const result = await stack.up();
       expect({ program, ops: ops(result) }).toEqual({ program, ops: CHANGES.map((c) => `update ${c.resource}`).sort() });

@@ -297,7 +297,7 @@ describe("native plugin: customTimeouts, cancellation, and a stack moved from dy
     await expect(stack.up()).rejects.toThrow(/not done after \d+s \(timeout 2s\)/);
     expect((await plane.cmasshClusters()).map((c) => c.status)).toEqual(["PROVISIONING"]);
 
-    await stack.stack.removeConfig("test:customCreate");
+    await stack.configure({ "test:customCreate": undefined });
     const since = await plane.lastSeq();
     const cli = spawnCli(stack.stack.workspace.workDir, ["up", "--yes", "--skip-preview", "--stack", stack.stack.name]);
     const exited = new Promise<number | null>((resolve) => cli.on("exit", (code) => resolve(code)));

@@ -58,11 +58,7 @@ describe("policy pack: each rule blocks what it should and passes what it should
   }
 
   async function configure(values: Record<string, unknown>): Promise<void> {
-    const entries = Object.entries(values);
-    const set = entries.filter(([, v]) => v !== undefined).map(([k, v]) => [`test:${k}`, { value: JSON.stringify(v) }]);
-    const removed = entries.filter(([, v]) => v === undefined).map(([k]) => `test:${k}`);
-    if (set.length > 0) await stack.stack.setAllConfig(Object.fromEntries(set));
-    if (removed.length > 0) await stack.stack.removeAllConfig(removed);
+    await stack.configure(Object.fromEntries(Object.entries(values).map(([k, v]) => [`test:${k}`, v === undefined ? undefined : { value: JSON.stringify(v) }])));
   }
 
   const COMPLIANT = { natPlane: undefined, natPoolCount: undefined, natPoolType: undefined, natNamedType: undefined, natJobOwner: undefined, withDynCluster: undefined, dynVersion: undefined, dynPoolCount: undefined, jobs: undefined };

@@ -121,7 +121,7 @@ describe("pulumi preview shows each platform's bad input, naming the field, the 
   const cases = ROWS.flatMap((row) => ENGINES.map((engine) => ({ ...row, engine })));
   it.for(cases)("$platform $type ($engine classes)", async (row) => {
     const stack = stacks[row.engine];
-    await stack.stack.setAllConfig({ "test:type": { value: row.type }, "test:name": { value: row.name }, "test:args": { value: JSON.stringify(row.args) } });
+    await stack.configure({ "test:type": { value: row.type }, "test:name": { value: row.name }, "test:args": { value: JSON.stringify(row.args) } });
     const since = await plane.lastSeq();
     const failure = await stack.preview().then(
       () => "the preview succeeded",

@@ -94,11 +94,7 @@ export async function openAllKindsStack(opts: AllKindsOptions = {}): Promise<All
     stack,
     programDir,
     async configure(values) {
-      const entries = Object.entries(values);
-      const set = entries.filter(([, v]) => v !== undefined).map(([k, v]) => [`test:${k}`, { value: String(v) }]);
-      const removed = entries.filter(([, v]) => v === undefined).map(([k]) => `test:${k}`);
-      if (set.length > 0) await stack.stack.setAllConfig(Object.fromEntries(set));
-      if (removed.length > 0) await stack.stack.removeAllConfig(removed);
+      await stack.configure(Object.fromEntries(Object.entries(values).map(([k, v]) => [`test:${k}`, v === undefined ? undefined : { value: String(v) }])));
     },
   };
 }

@@ -54,12 +54,7 @@ export async function openTestStack(opts: TestStackOptions): Promise<TestStack> 
     programDir,
     workspace,
     async configure(values) {
-      // One CLI run for all the values to set and one for those to remove: each run costs a CLI start.
-      const entries = Object.entries(values);
-      const set = entries.filter(([, value]) => value !== undefined).map(([key, value]) => [`test:${key}`, { value: JSON.stringify(value) }]);
-      const removed = entries.filter(([, value]) => value === undefined).map(([key]) => `test:${key}`);
-      if (set.length > 0) await stack.stack.setAllConfig(Object.fromEntries(set));
-      if (removed.length > 0) await stack.stack.removeAllConfig(removed);
+      await stack.configure(Object.fromEntries(Object.entries(values).map(([key, value]) => [`test:${key}`, value === undefined ? undefined : { value: JSON.stringify(value) }])));
     },
   };
 }

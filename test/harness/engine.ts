@@ -1,10 +1,11 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { isDeepStrictEqual, promisify } from "node:util";
 import {
   type ConfigMap,
+  type ConfigValue,
   type Deployment,
   type EngineEvent,
   LocalWorkspace,
@@ -13,6 +14,7 @@ import {
   type Stack,
 } from "@pulumi/pulumi/automation";
 import { inject } from "vitest";
+import { Document, parseDocument } from "yaml";
 import { repoRoot, workDir } from "./paths";
 
 /** One step the engine planned or took for a resource. */
@@ -66,6 +68,13 @@ export interface EngineStack {
    */
   storedState(): Promise<string>;
   setConfig(key: string, value: string, secret?: boolean): Promise<void>;
+  /**
+   * Sets the values given and removes the keys given `undefined`, in the stack's config file
+   * (`Pulumi.<stack>.yaml`, which the CLI reads at every run), as `pulumi config set-all` /
+   * `config rm-all` would leave it. Plain values need no CLI run; secrets are encrypted by one
+   * `config set-all` with the stack's secrets provider. A key without a namespace is the project's.
+   */
+  configure(values: Record<string, ConfigValue | undefined>): Promise<void>;
   /** The URN of the resource with this logical name, from the stored state. */
   urnOf(name: string): Promise<string>;
 }
@@ -161,10 +170,9 @@ export async function openStack(opts: {
   const stack = opts.stackName
     ? await LocalWorkspace.createOrSelectStack({ stackName: opts.stackName, workDir: opts.programDir }, workspaceOptions)
     : await LocalWorkspace.createStack({ stackName: uniqueStackName(), workDir: opts.programDir }, workspaceOptions);
-  if (opts.config) {
-    await stack.setAllConfig(opts.config);
-  }
-  return wrapStack(stack);
+  const wrapped = wrapStack(stack);
+  if (opts.config) await wrapped.configure(opts.config);
+  return wrapped;
 }
 
 function wrapStack(stack: Stack): EngineStack {
@@ -197,7 +205,8 @@ function wrapStack(stack: Stack): EngineStack {
     destroy: () => run("destroy"),
     exportState: () => stack.exportStack(),
     storedState,
-    setConfig: (key, value, secret = false) => stack.setConfig(key, { value, secret }),
+    setConfig: (key, value, secret = false) => configure(stack, { [key]: { value, secret } }),
+    configure: (values) => configure(stack, values),
     // From the stored checkpoint (URNs are never secret): no `stack export` run.
     urnOf: async (name) => {
       const resources: { urn: string }[] = JSON.parse(await storedState()).checkpoint?.latest?.resources ?? [];
@@ -206,6 +215,24 @@ function wrapStack(stack: Stack): EngineStack {
       return found.urn;
     },
   };
+}
+
+/** See {@link EngineStack.configure}. */
+async function configure(stack: Stack, values: Record<string, ConfigValue | undefined>): Promise<void> {
+  const project = (await stack.workspace.projectSettings()).name;
+  const qualified = (key: string) => (key.includes(":") ? key : `${project}:${key}`);
+  const entries = Object.entries(values);
+  const plain = entries.filter(([, v]) => v !== undefined && !v.secret);
+  const removed = entries.filter(([, v]) => v === undefined);
+  if (plain.length > 0 || removed.length > 0) {
+    const file = path.join(stack.workspace.workDir, `Pulumi.${stack.name}.yaml`);
+    const doc = existsSync(file) ? parseDocument(readFileSync(file, "utf8")) : new Document({});
+    for (const [key, v] of plain) doc.setIn(["config", qualified(key)], v?.value);
+    for (const [key] of removed) doc.deleteIn(["config", qualified(key)]);
+    writeFileSync(file, doc.toString());
+  }
+  const secrets = entries.filter(([, v]) => v?.secret);
+  if (secrets.length > 0) await stack.setAllConfig(Object.fromEntries(secrets) as ConfigMap);
 }
 
 /**

@@ -58,7 +58,7 @@ async function step(config: Record<string, unknown>, run: "up" | "destroy" = "up
   const since = proxy.calls().length;
   const seq = await plane.lastSeq();
   const values = Object.fromEntries(Object.entries(config).map(([k, v]) => [`test:${k}`, { value: JSON.stringify(v) }]));
-  await Promise.all([onReal.stack.setAllConfig(values), onPlane.stack.setAllConfig(values)]);
+  await Promise.all([onReal.configure(values), onPlane.configure(values)]);
   await Promise.all([onReal[run](), onPlane[run]()]);
   const realOps = proxy
     .calls(since)
