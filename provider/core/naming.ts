@@ -43,3 +43,13 @@ export function ownerMarker(project: string, stack: string, resourceName: string
   // NUL separators keep ("a-b", "c") and ("a", "b-c") apart.
   return sha256Hex(`${project}\u0000${stack}\u0000${resourceName}`).slice(0, 16);
 }
+
+const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/([A-Z])([A-Z][a-z])/g, "$1_$2").toLowerCase();
+
+/**
+ * A lookup's OpenTofu/Terraform data source: `getClusterUpgrades` of `cmassh` is
+ * `clusterform_cmassh_cluster_upgrades`; vcluster's `getVClusters` is `clusterform_vcluster_vclusters`.
+ */
+export function dataSourceName(platform: string, lookupName: string): string {
+  return `clusterform_${platform}_${snake(lookupName.replace(/^get/, "")).replace(/(^|_)v_cluster/g, "$1vcluster")}`;
+}

@@ -1,7 +1,7 @@
 import { fieldDescription, nativeToken, pulumiName, tokenParts } from "../../core/definition/describe";
 import type { Kind, OutputField } from "../../core/definition/kind";
 import { CONFIG_VARIABLES } from "../../core/definition/provider-config";
-import { dataSourceName } from "../../core/definition/lookup";
+import { dataSourceName } from "../../core/naming";
 import type { Field, TypeSpec } from "../../core/definition/values";
 
 type Json = Record<string, unknown>;

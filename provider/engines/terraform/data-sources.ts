@@ -1,6 +1,7 @@
 import type { Props } from "../../core/contract";
 import type { Kind } from "../../core/definition/kind";
-import { dataSourceName, type Lookup } from "../../core/definition/lookup";
+import type { Lookup } from "../../core/definition/lookup";
+import { dataSourceName } from "../../core/naming";
 import type { Field } from "../../core/definition/values";
 import { KIND_TYPES, kindOf } from "../../kinds";
 import type { TfValue } from "./codec";
