@@ -100,4 +100,19 @@ describe("planResize", () => {
   it("changes only the bounds when no adjustment is given", () => {
     expect(planResize(cluster, { minSize: 2 })).toEqual({ ok: true, size: { minSize: 2, maxSize: 5, desiredCapacity: 3 } });
   });
+
+  it.each<[string, { minSize?: number; maxSize?: number }, number]>([
+    ["keeps a capacity new bounds hold", { minSize: 2, maxSize: 4 }, 3],
+    ["truncates the capacity to a new max_size below it", { maxSize: 2 }, 2],
+    ["raises the capacity to a new min_size above it", { minSize: 4, maxSize: 9 }, 4],
+  ])("with new bounds alone and strict false, %s (parse_resize_params truncates the cluster's own)", (_what, bounds, desired) => {
+    expect(planResize({ ...cluster, minSize: 0 }, { ...bounds, strict: false })).toEqual({
+      ok: true,
+      size: { minSize: bounds.minSize ?? 0, maxSize: bounds.maxSize ?? 5, desiredCapacity: desired },
+    });
+  });
+
+  it("refuses new bounds alone that leave the capacity outside them when strict", () => {
+    expect(planResize(cluster, { maxSize: 2 })).toEqual({ ok: false, message: "The specified max_size (2) is less than the current desired_capacity (3) of the cluster." });
+  });
 });

@@ -118,7 +118,9 @@ export type ResizeOutcome = { ok: true; size: ClusterSize } | { ok: false; messa
 
 /**
  * Applies a resize to a cluster's size: the new desired capacity from the adjustment, truncated
- * to the bounds when not strict, then checked; new bounds replace the old ones.
+ * to the bounds when not strict, then checked; new bounds replace the old ones. Without an
+ * adjustment and not strict, the cluster's own desired capacity is truncated to the new bounds
+ * (`parse_resize_params` starts from it), so new bounds alone clamp the size into them.
  */
 export function planResize(cluster: ClusterSize, request: ResizeRequest): ResizeOutcome {
   const { adjustmentType, number, minSize, maxSize, minStep } = request;
@@ -126,6 +128,9 @@ export function planResize(cluster: ClusterSize, request: ResizeRequest): Resize
   if (adjustmentType !== undefined && number !== undefined) {
     desired = calculateDesired(cluster.desiredCapacity, adjustmentType, number, minStep);
     if (request.strict === false) desired = truncateDesired(cluster, desired, minSize, maxSize);
+  } else if (request.strict === false) {
+    const truncated = truncateDesired(cluster, cluster.desiredCapacity, minSize, maxSize);
+    if (truncated !== cluster.desiredCapacity) desired = truncated;
   }
   const message = checkSizeParams(cluster, desired, minSize, maxSize);
   if (message) return { ok: false, message };

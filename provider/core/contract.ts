@@ -1,3 +1,4 @@
+import type { Clamp } from "./capacity";
 import type { ConfigReader, Platform } from "./config";
 import type { CheckFailure } from "./validation";
 import type { PlannedOperation, UpdatePlan } from "./plan/operation";
@@ -161,6 +162,14 @@ export interface DiffOutcome {
   deleteFirst: boolean;
   /** The platform calls the step will make, in order (empty when nothing changes). */
   operations: PlannedOperation[];
+  /**
+   * Size inputs the platform owns in this change (`capacityOwner: "platform"`, core/capacity.ts):
+   * the program's values do not count, and an engine whose plan holds values (OpenTofu) plans the
+   * prior ones. @default none
+   */
+  platformOwned?: readonly string[];
+  /** Platform-owned sizes this change moves into new bounds, for engines that show them beside the plan (OpenTofu's warnings). @default none */
+  clamps?: readonly Clamp[];
 }
 
 /** What a create answers. */

@@ -1,11 +1,24 @@
 import { isUnknown } from "./unknown";
 
+/**
+ * A size the platform may change on its own (a Senlin scaling policy or receiver, CycleCloud's
+ * autoscaler): while the resource's `capacityOwner` is `"platform"`, the live value stands after
+ * create and the program's is only the initial size (core/capacity.ts). The bounds are the inputs
+ * the platform keeps the size within, when the kind has them.
+ */
+export interface PlatformSize {
+  /** The input holding the lower bound. @default none */
+  readonly min?: string;
+  /** The input holding the upper bound; a negative value is unbounded. @default none */
+  readonly max?: string;
+}
+
 /** How a change to one input field is carried out. */
 export type FieldPolicy =
   /** The platform cannot change it: delete and create anew. */
   | { kind: "replace"; absentKeeps?: boolean }
-  /** Changed in place by the named operation, e.g. `ScaleNodePool`. */
-  | { kind: "update"; operation: string; absentKeeps?: boolean }
+  /** Changed in place by the named operation, e.g. `ScaleNodePool`; `platformSize` when the platform may own it after create. */
+  | { kind: "update"; operation: string; absentKeeps?: boolean; platformSize?: PlatformSize }
   /** Changed in place in the state only, with no platform call, e.g. `deletionPolicy`. */
   | { kind: "record" }
   /** Never causes a change, e.g. `timeouts` or `__provider`. */

@@ -1,3 +1,4 @@
+import { withPlatformCapacity } from "./capacity";
 import type { ConfigReader } from "./config";
 import type { CheckOutcome, CreateContext, Created, Deleted, DiffOutcome, OperationContext, Props, Reporter, ResourceOperations } from "./contract";
 import { effectiveTimeouts } from "./deadline";
@@ -114,14 +115,16 @@ export function createCore(options: CoreOptions): Core {
 
     async diff(kind, { holder, id, olds, news, deleteFirst }) {
       const before = withUnreportedAdopted(olds, news);
-      const plan = planDiff(kind.policies, before, news);
+      const capacity = withPlatformCapacity(kind.policies, before, news);
+      const plan = planDiff(kind.policies, before, capacity.news);
       let outcome: DiffOutcome;
       if (plan.replaces.length === 0) {
         const twice = holds.diffed(holder, kind.type, id, false);
         if (twice) await options.reporterFor(holder).warn(twice);
         guard.planned(holder, undefined);
         const operations = plan.changes ? planUpdate(kind.policies, kind.planner, olds, news, id).operations : [];
-        outcome = { changes: plan.changes, replaces: [], deleteFirst: false, operations };
+        const owned = capacity.owned.length > 0 ? { platformOwned: capacity.owned, ...(capacity.clamps.length > 0 ? { clamps: capacity.clamps } : {}) } : {};
+        outcome = { changes: plan.changes, replaces: [], deleteFirst: false, operations, ...owned };
       } else {
         const refused = replacementRefused(kind.type, id, olds, plan.replaces, policyField);
         if (refused) throw refused;
@@ -172,8 +175,11 @@ export function createCore(options: CoreOptions): Core {
     async update(kind, { holder, id, olds, news, timeoutSeconds }) {
       const ops = await operationsOf(kind);
       const plan = planUpdate(kind.policies, kind.planner, olds, news, id);
-      const outs = await ops.update(contextFor(holder), id, olds, effectiveTimeouts(news, "update", timeoutSeconds), plan);
-      return { state: withOwnTimeouts({ ...news, ...outs }, news.timeouts) };
+      // Sizes the platform owns stay as the state has them (clamped into new bounds): the operations
+      // converge to them and the state records them, never the program's initial size.
+      const kept = withPlatformCapacity(kind.policies, withUnreportedAdopted(olds, news), news).news;
+      const outs = await ops.update(contextFor(holder), id, olds, effectiveTimeouts(kept, "update", timeoutSeconds), plan);
+      return { state: withOwnTimeouts({ ...kept, ...outs }, news.timeouts) };
     },
 
     async delete(kind, { holder, id, state, timeoutSeconds }) {

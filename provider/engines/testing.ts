@@ -66,6 +66,8 @@ export interface DrivenResource {
   preview(program: Program): Promise<Previewed>;
   /** Plans and carries out the change, a replacement in the engine's own order. */
   apply(program: Program): Promise<Applied>;
+  /** Reads the object into the state (`pulumi refresh`, `tofu apply -refresh-only`): what changed outside the program shows there. */
+  refresh(): Promise<void>;
   /** Deletes the object and forgets the state (`pulumi destroy`, `tofu destroy`). */
   destroy(): Promise<void>;
 }

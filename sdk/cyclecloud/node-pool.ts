@@ -49,13 +49,15 @@ export interface NodePoolArgs {
   /**
    * How many nodes. Raising it adds the difference (nodes/create); lowering it removes exactly the surplus,
    * nodes not Ready first, then the newest (nodes/remove). Allowed: 0 to 1000. Changes in place
-   * (CreateNodes/RemoveNodes).
+   * (CreateNodes/RemoveNodes). With `capacityOwner: "platform"` this is only the initial size: after create
+   * the live size stands.
    * @default none: give `count` or `coreCount`
    */
   count?: pulumi.Input<number>;
   /**
    * How many cores: the pool holds enough whole nodes of the bucket's VM size to give at least this many
-   * vCPUs. Changes like `count`. Allowed: 0 to 100000. Changes in place (CreateNodes/RemoveNodes).
+   * vCPUs. Changes like `count`. Allowed: 0 to 100000. Changes in place (CreateNodes/RemoveNodes). With
+   * `capacityOwner: "platform"` this is only the initial size: after create the live size stands.
    * @default none: give `count` or `coreCount`
    */
   coreCount?: pulumi.Input<number>;
@@ -66,11 +68,20 @@ export interface NodePoolArgs {
    * record kept; nodes/start builds a fresh VM). `"off"` needs nodes that are `Fixed` (else CycleCloud removes
    * a terminated node's record) with `ShutdownPolicy` Terminate (else nodes/shutdown deallocates). A parked
    * pool keeps its size: change `count` or `coreCount` together with `"running"` (started first, then resized)
-   * or while it runs. One of `"running"`, `"deallocated"`, `"off"`. Changes in place
-   * (StartNodes/DeallocateNodes/ShutdownNodes).
+   * or while it runs; with `capacityOwner: "platform"` the program's size is not applied at all. One of
+   * `"running"`, `"deallocated"`, `"off"`. Changes in place (StartNodes/DeallocateNodes/ShutdownNodes).
    * @default "running"
    */
   powerState?: pulumi.Input<string>;
+  /**
+   * Who owns the size (`count` or `coreCount`) after create. `"program"`: the program's size is applied, and a
+   * size the platform moved on its own is resized back by the next update. `"platform"`: the program's size is
+   * only the initial one; after create the live size stands, so a size the platform moved (refreshed into the
+   * state) plans no change. Setting `"program"` again plans one resize to the program's size. One of
+   * `"program"`, `"platform"`. Changes in place in the state only: nothing is sent to the platform.
+   * @default "program"
+   */
+  capacityOwner?: pulumi.Input<string>;
   /**
    * What deleting this resource does: `"delete"` deletes the object; `"protect"` makes a destroy, or a change
    * that replaces the object, fail at preview or plan (OpenTofu) or before any platform call (a Pulumi
@@ -130,6 +141,8 @@ export class NodePool extends DynamicResource {
   declare readonly coreCount: pulumi.Output<number | undefined>;
   /** The `powerState` the resource was given. */
   declare readonly powerState: pulumi.Output<string | undefined>;
+  /** The `capacityOwner` the resource was given. */
+  declare readonly capacityOwner: pulumi.Output<string | undefined>;
   /** The `deletionPolicy` the resource was given. */
   declare readonly deletionPolicy: pulumi.Output<string | undefined>;
 
@@ -147,6 +160,7 @@ export class NodePool extends DynamicResource {
         count: undefined,
         coreCount: undefined,
         powerState: undefined,
+        capacityOwner: undefined,
         deletionPolicy: undefined,
         timeouts: undefined,
         ...rest,

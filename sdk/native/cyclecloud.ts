@@ -17,6 +17,7 @@ export class NodePool extends pulumi.CustomResource {
   declare readonly count: pulumi.Output<number | undefined>;
   declare readonly coreCount: pulumi.Output<number | undefined>;
   declare readonly powerState: pulumi.Output<string | undefined>;
+  declare readonly capacityOwner: pulumi.Output<string | undefined>;
   declare readonly deletionPolicy: pulumi.Output<string | undefined>;
   declare readonly nodeIds: pulumi.Output<string[]>;
   declare readonly nodeNames: pulumi.Output<string[]>;
@@ -28,7 +29,7 @@ export class NodePool extends pulumi.CustomResource {
     super(
       "clusterform:cyclecloud:NodePool",
       name,
-      args === (GET as unknown) ? { ...GET, clusterName: undefined, nodearray: undefined, machineType: undefined, nameFormat: undefined, nameOffset: undefined, nodeAttributes: undefined, placementGroupId: undefined, count: undefined, coreCount: undefined, powerState: undefined, deletionPolicy: undefined, timeouts: undefined, nodeIds: undefined, nodeNames: undefined, readyCount: undefined, lastOperationId: undefined, coresPerNode: undefined } : {
+      args === (GET as unknown) ? { ...GET, clusterName: undefined, nodearray: undefined, machineType: undefined, nameFormat: undefined, nameOffset: undefined, nodeAttributes: undefined, placementGroupId: undefined, count: undefined, coreCount: undefined, powerState: undefined, capacityOwner: undefined, deletionPolicy: undefined, timeouts: undefined, nodeIds: undefined, nodeNames: undefined, readyCount: undefined, lastOperationId: undefined, coresPerNode: undefined } : {
         clusterName: args.clusterName,
         nodearray: args.nodearray,
         machineType: args.machineType,
@@ -39,6 +40,7 @@ export class NodePool extends pulumi.CustomResource {
         count: args.count,
         coreCount: args.coreCount,
         powerState: args.powerState,
+        capacityOwner: args.capacityOwner,
         deletionPolicy: args.deletionPolicy,
         timeouts: args.timeouts,
         nodeIds: undefined,
@@ -91,7 +93,7 @@ export interface NodePoolSummary {
    * record kept; nodes/start builds a fresh VM). `"off"` needs nodes that are `Fixed` (else CycleCloud removes
    * a terminated node's record) with `ShutdownPolicy` Terminate (else nodes/shutdown deallocates). A parked
    * pool keeps its size: change `count` or `coreCount` together with `"running"` (started first, then resized)
-   * or while it runs.
+   * or while it runs; with `capacityOwner: "platform"` the program's size is not applied at all.
    */
   powerState?: string;
   /** The pool's nodes' ids, oldest first. */
@@ -138,7 +140,7 @@ export interface GetNodePoolResult {
   readonly count?: number;
   /** How many cores: the pool holds enough whole nodes of the bucket's VM size to give at least this many vCPUs. Changes like `count`. */
   readonly coreCount?: number;
-  /** Whether the pool's nodes run: `"running"`; `"deallocated"` (nodes/deallocate: each VM is stopped and its compute released, its disks and private IP kept; nodes/start resumes it from the same disk); or `"off"` (nodes/shutdown: each VM is terminated, deleting its VM and OS disk and releasing its address, the node record kept; nodes/start builds a fresh VM). `"off"` needs nodes that are `Fixed` (else CycleCloud removes a terminated node's record) with `ShutdownPolicy` Terminate (else nodes/shutdown deallocates). A parked pool keeps its size: change `count` or `coreCount` together with `"running"` (started first, then resized) or while it runs. */
+  /** Whether the pool's nodes run: `"running"`; `"deallocated"` (nodes/deallocate: each VM is stopped and its compute released, its disks and private IP kept; nodes/start resumes it from the same disk); or `"off"` (nodes/shutdown: each VM is terminated, deleting its VM and OS disk and releasing its address, the node record kept; nodes/start builds a fresh VM). `"off"` needs nodes that are `Fixed` (else CycleCloud removes a terminated node's record) with `ShutdownPolicy` Terminate (else nodes/shutdown deallocates). A parked pool keeps its size: change `count` or `coreCount` together with `"running"` (started first, then resized) or while it runs; with `capacityOwner: "platform"` the program's size is not applied at all. */
   readonly powerState?: string;
   /** The pool's nodes' ids, oldest first. */
   readonly nodeIds: string[];

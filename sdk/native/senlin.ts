@@ -22,6 +22,7 @@ export class Cluster extends pulumi.CustomResource {
   declare readonly desiredCapacity: pulumi.Output<number | undefined>;
   declare readonly policies: pulumi.Output<PolicyBinding[] | undefined>;
   declare readonly profileOnly: pulumi.Output<boolean | undefined>;
+  declare readonly capacityOwner: pulumi.Output<string | undefined>;
   declare readonly deletionPolicy: pulumi.Output<string | undefined>;
   declare readonly status: pulumi.Output<string>;
   declare readonly statusReason: pulumi.Output<string>;
@@ -32,7 +33,7 @@ export class Cluster extends pulumi.CustomResource {
     super(
       "clusterform:senlin:Cluster",
       name,
-      args === (GET as unknown) ? { ...GET, name: undefined, profile: undefined, timeout: undefined, metadata: undefined, config: undefined, minSize: undefined, maxSize: undefined, desiredCapacity: undefined, policies: undefined, profileOnly: undefined, deletionPolicy: undefined, timeouts: undefined, status: undefined, statusReason: undefined, nodeIds: undefined, profileName: undefined } : {
+      args === (GET as unknown) ? { ...GET, name: undefined, profile: undefined, timeout: undefined, metadata: undefined, config: undefined, minSize: undefined, maxSize: undefined, desiredCapacity: undefined, policies: undefined, profileOnly: undefined, capacityOwner: undefined, deletionPolicy: undefined, timeouts: undefined, status: undefined, statusReason: undefined, nodeIds: undefined, profileName: undefined } : {
         name: args.name,
         profile: args.profile,
         timeout: args.timeout,
@@ -43,6 +44,7 @@ export class Cluster extends pulumi.CustomResource {
         desiredCapacity: args.desiredCapacity,
         policies: args.policies,
         profileOnly: args.profileOnly,
+        capacityOwner: args.capacityOwner,
         deletionPolicy: args.deletionPolicy,
         timeouts: args.timeouts,
         status: undefined,

@@ -67,7 +67,8 @@ export interface ClusterArgs {
   maxSize?: pulumi.Input<number>;
   /**
    * Nodes wanted, between `minSize` and `maxSize` (EXACT_CAPACITY). Allowed: 0 to 1000. Changes in place
-   * (ResizeCluster).
+   * (ResizeCluster). With `capacityOwner: "platform"` this is only the initial size: after create the live
+   * size stands. New bounds keep it when it fits them and clamp it into them otherwise.
    * @default minSize
    */
   desiredCapacity?: pulumi.Input<number>;
@@ -84,6 +85,17 @@ export interface ClusterArgs {
    * @default false
    */
   profileOnly?: pulumi.Input<boolean>;
+  /**
+   * Who owns the size (`desiredCapacity`) after create. `"program"`: the program's size is applied, and a size
+   * the platform moved on its own is resized back by the next update. `"platform"`: the program's size is only
+   * the initial one; after create the live size stands, so a size the platform moved (refreshed into the
+   * state) plans no change; a change of the bounds keeps the live size when it fits them and clamps it into
+   * them otherwise, the clamp named in the plan. Setting `"program"` again plans one resize to the program's
+   * size. One of `"program"`, `"platform"`. Changes in place in the state only: nothing is sent to the
+   * platform.
+   * @default "program"
+   */
+  capacityOwner?: pulumi.Input<string>;
   /**
    * What deleting this resource does: `"delete"` deletes the object; `"protect"` makes a destroy, or a change
    * that replaces the object, fail at preview or plan (OpenTofu) or before any platform call (a Pulumi
@@ -137,6 +149,8 @@ export class Cluster extends DynamicResource {
   declare readonly policies: pulumi.Output<PolicyBinding[] | undefined>;
   /** The `profileOnly` the resource was given. */
   declare readonly profileOnly: pulumi.Output<boolean | undefined>;
+  /** The `capacityOwner` the resource was given. */
+  declare readonly capacityOwner: pulumi.Output<string | undefined>;
   /** The `deletionPolicy` the resource was given. */
   declare readonly deletionPolicy: pulumi.Output<string | undefined>;
 
@@ -155,6 +169,7 @@ export class Cluster extends DynamicResource {
         desiredCapacity: undefined,
         policies: undefined,
         profileOnly: undefined,
+        capacityOwner: undefined,
         deletionPolicy: undefined,
         timeouts: undefined,
         ...rest,

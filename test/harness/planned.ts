@@ -141,6 +141,7 @@ const ARGS: Readonly<Record<string, Readonly<Record<string, ArgSource>>>> = {
     number: (b) => b.resize?.number,
     minSize: (b) => b.resize?.min_size,
     maxSize: (b) => b.resize?.max_size,
+    strict: (b) => b.resize?.strict,
   },
   AttachClusterPolicy: { policy: (b) => b.policy_attach?.policy_id, enabled: (b) => b.policy_attach?.enabled },
   DetachClusterPolicy: { policy: (b) => b.policy_detach?.policy_id },

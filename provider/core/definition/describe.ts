@@ -4,6 +4,11 @@ import type { ChangePolicy, Field, TypeSpec } from "./values";
 /** What leaving out a field the platform defaults means, for every generated document. */
 export const SERVER_DEFAULT_SENTENCE = "Left out, the object keeps the value the platform has (no change is planned, also after an import).";
 
+/** What a size the platform may own means, for every generated document (core/capacity.ts). */
+export const PLATFORM_SIZE_SENTENCE = 'With `capacityOwner: "platform"` this is only the initial size: after create the live size stands.';
+/** What new bounds do to such a size, for one the kind bounds. */
+export const BOUNDED_SIZE_SENTENCE = "New bounds keep it when it fits them and clamp it into them otherwise.";
+
 /** How a change to a field is carried out, as one sentence for every generated document. */
 export function policySentence(policy: ChangePolicy | undefined): string {
   if (policy === undefined) return "";
@@ -27,6 +32,8 @@ export function fieldDescription(field: Field): string {
   if (policy) parts.push(policy);
   if (field.default !== undefined) parts.push(`Default: ${field.default}.`);
   if (field.serverDefault) parts.push(SERVER_DEFAULT_SENTENCE);
+  if (field.platformSize) parts.push(PLATFORM_SIZE_SENTENCE);
+  if (field.platformSize?.min !== undefined || field.platformSize?.max !== undefined) parts.push(BOUNDED_SIZE_SENTENCE);
   return parts.join(" ");
 }
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Props, ResourceOperations } from "../contract";
 import type { ImportDefinition } from "../contract";
+import { capacityOwnerField } from "../capacity";
 import { deletionPolicyField } from "../deletion";
 import type { KindPlanner } from "../plan/operation";
 import { COMMON_IGNORED, type FieldPolicy, type PolicyTable } from "../planner";
@@ -148,13 +149,18 @@ function timeoutsField(defaults: TimeoutDefaults): Field<Timeouts, false> {
  * Defines a kind's fields, each written once. The zod schema, the policy table, the
  * TypeScript input type, the SDK classes, the package schema and the reference docs all derive from
  * it (provider/cli/codegen/, `npm run generate:schema`).
- * @throws Error when a user input has no change policy (every field must say how it changes).
+ * A kind with an input marked `platformSize` takes a `capacityOwner` input (core/capacity.ts).
+ * @throws Error when a user input has no change policy (every field must say how it changes), or a
+ * `platformSize` is not an in-place input or names a bound that is no input.
  */
 export function defineFields<Fs extends Fields, Hs extends Fields, T extends string>(spec: FieldsSpec<Fs, Hs, T>): KindFields<Fs, Hs, T> {
   const missing = Object.entries(spec.inputs).filter(([, f]) => f.policy === undefined);
   if (missing.length > 0) throw new Error(`${spec.type}: inputs without a change policy: ${missing.map(([k]) => k).join(", ")}`);
+  const sizes = platformSizes(spec.type, spec.inputs);
+  const bounded = sizes.some((key) => spec.inputs[key].platformSize?.min !== undefined || spec.inputs[key].platformSize?.max !== undefined);
   const allInputs: Record<string, Field> = {
     ...spec.inputs,
+    ...(sizes.length > 0 ? { capacityOwner: capacityOwnerField(sizes, bounded) } : {}),
     ...(spec.deletionPolicy ? { deletionPolicy: deletionPolicyField() } : {}),
     timeouts: timeoutsField(spec.timeouts),
   };
@@ -164,12 +170,25 @@ export function defineFields<Fs extends Fields, Hs extends Fields, T extends str
   for (const key of Object.keys(spec.hidden)) policies[key] = { kind: "ignore" };
   for (const [key, f] of Object.entries(allInputs)) {
     const policy = f.policy as FieldPolicy;
-    policies[key] = f.serverDefault && (policy.kind === "replace" || policy.kind === "update") ? { ...policy, absentKeeps: true } : policy;
+    const sized = f.platformSize && policy.kind === "update" ? { ...policy, platformSize: f.platformSize } : policy;
+    policies[key] = f.serverDefault && (sized.kind === "replace" || sized.kind === "update") ? { ...sized, absentKeeps: true } : sized;
   }
   const seeds = Object.entries(allInputs)
     .filter(([key, f]) => f.policy?.kind === "replace" && key !== "name")
     .map(([key]) => key);
   return { ...spec, allInputs, schema, policies, seeds };
+}
+
+/** The inputs marked `platformSize`, each checked: in place, its bounds other inputs. */
+function platformSizes(type: string, inputs: Fields): string[] {
+  const sizes = Object.entries(inputs).filter(([, f]) => f.platformSize !== undefined);
+  for (const [key, f] of sizes) {
+    if (f.policy?.kind !== "update") throw new Error(`${type}: ${key} is a platformSize but does not change in place`);
+    const bounds = [f.platformSize?.min, f.platformSize?.max].filter((b): b is string => b !== undefined);
+    const unknown = bounds.filter((b) => !Object.hasOwn(inputs, b));
+    if (unknown.length > 0) throw new Error(`${type}: ${key}'s platformSize names bounds that are no inputs: ${unknown.join(", ")}`);
+  }
+  return sizes.map(([key]) => key);
 }
 
 /** Everything a kind is: its fields, how it is identified and planned, its operations and import. */

@@ -74,14 +74,17 @@ interface KindFieldsLike {
   readonly importId?: { readonly shape: string; readonly unreported?: readonly string[] };
 }
 
+/** Inputs that say what the owning program does with the object, not what the platform has. */
+const PROGRAM_ONLY: readonly string[] = ["timeouts", "deletionPolicy", "capacityOwner"];
+
 /**
- * The result fields of an object of a kind: `id`, the inputs (without `timeouts`, `deletionPolicy`,
- * which are the owning program's and not the platform's, and `omitted`), the outputs.
+ * The result fields of an object of a kind: `id`, the inputs (without `timeouts`, `deletionPolicy`
+ * and `capacityOwner`, which are the owning program's and not the platform's, and `omitted`), the outputs.
  */
 export function stateFields(kind: KindFieldsLike, omitted: readonly string[]): Record<string, Field> {
   const fields: Record<string, Field> = { id: resultField({ kind: "string" }, `The object's id on the platform, as \`import\` takes it (${kind.importId?.shape ?? "its id"}).`) };
   for (const [key, f] of Object.entries(kind.allInputs)) {
-    if (key === "timeouts" || key === "deletionPolicy" || omitted.includes(key)) continue;
+    if (PROGRAM_ONLY.includes(key) || omitted.includes(key)) continue;
     // Reported inputs the platform always has are present; others may be absent.
     const present = f.required || f.computed === true || f.serverDefault === true || f.value.validate instanceof z.ZodDefault;
     fields[key] = { ...f, required: present, policy: undefined, default: undefined, defaultValue: undefined };

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { PlatformSize } from "../planner";
 import { intInRange, oneOf, orUnknown, uuid } from "../validation";
 
 /**
@@ -75,6 +76,12 @@ export interface Field<T = unknown, P extends boolean = boolean> {
   /** Why the field changes the way it does, for the docs (e.g. "pod CIDRs are fixed at creation"). */
   readonly note?: string;
   /**
+   * A size the platform may change on its own: the kind then takes a `capacityOwner` input, and with
+   * `"platform"` the live value stands after create (core/capacity.ts). Top-level in-place inputs
+   * only. @default not a size the platform changes
+   */
+  readonly platformSize?: PlatformSize;
+  /**
    * A value the generated examples (the reference pages) give the field, where one made up from its
    * type would fail validation (a version, one of an enum). An optional input with an example is
    * part of the examples too (a pool that needs `count` or `coreCount`).
@@ -90,6 +97,7 @@ export interface FieldOptions {
   serverDefault?: boolean;
   policy?: ChangePolicy;
   note?: string;
+  platformSize?: PlatformSize;
   example?: string | number | boolean;
   secret?: boolean;
   names?: EngineNames;

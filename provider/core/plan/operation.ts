@@ -1,3 +1,4 @@
+import { withPlatformCapacity } from "../capacity";
 import { type DiffPlan, type PolicyTable, planDiff } from "../planner";
 import { isUnknown } from "../unknown";
 import { withUnreportedAdopted } from "../unreported";
@@ -71,12 +72,14 @@ export interface UpdatePlan {
 /**
  * The one planning of an in-place update: the preview's report shows it and `update` carries it
  * out (issue 18), so the two cannot differ. Inputs an import could not read are taken from the
- * program first, as the core's diff takes them.
+ * program first, and sizes the platform owns from the state (core/capacity.ts), as the core's diff
+ * takes them: the planner sees the size the plan keeps.
  */
 export function planUpdate(policies: PolicyTable, planner: KindPlanner, olds: Props, news: Props, id: string | undefined): UpdatePlan {
   const adopted = withUnreportedAdopted(olds, news);
-  const diff = planDiff(policies, adopted, news);
-  return { diff, operations: planner.update(adopted, news, diff, id) };
+  const kept = withPlatformCapacity(policies, adopted, news).news;
+  const diff = planDiff(policies, adopted, kept);
+  return { diff, operations: planner.update(adopted, kept, diff, id) };
 }
 
 /** Runs one planned call, reading what it sends from the operation's arguments. */

@@ -6,7 +6,7 @@ import type { Kind } from "../../core/definition/kind";
 import { fromEngineNames } from "../../core/definition/names";
 import type { Holder } from "../../core/engine";
 import { Holds, holdStoreFor } from "../../core/holds";
-import { planDiff } from "../../core/planner";
+import { planUpdate } from "../../core/plan/operation";
 import { type CheckFailure, describeValue, isUnknown } from "../../core/validation";
 import { kindOf } from "../../kinds";
 import { reporterFor } from "../pulumi-common/engine-log";
@@ -153,7 +153,7 @@ export function dynamicMethods(core: Core, load: () => Promise<Kind>): DynamicMe
       const before = inward(k, olds, plain);
       const holder = holderOf(news, id);
       try {
-        if (isNativeState(olds) && !planDiff(k.policies, before, plain).changes) {
+        if (isNativeState(olds) && !planUpdate(k.policies, k.planner, before, plain, id).diff.changes) {
           const live = await core.read(k, { holder, id, state: { ...before, ...plain } });
           return { outs: { ...(live?.state ?? { ...before, ...plain }), ...plain, ...engine } };
         }

@@ -136,6 +136,12 @@ export class DynamicResource implements DrivenResource {
     return { ...previewed, steps };
   }
 
+  async refresh(): Promise<void> {
+    const read = await (await this.run()).read(this.live.id, this.live.outputs);
+    expect(read.id, "the object is still there").toBe(this.live.id);
+    this.entry = { ...this.live, outputs: read.props ?? {} };
+  }
+
   async destroy(): Promise<void> {
     const run = await this.run();
     await run.delete(this.live.id, this.live.outputs);

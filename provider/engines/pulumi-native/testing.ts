@@ -387,6 +387,13 @@ export class NativeResource implements DrivenResource {
     return { ...previewed, steps };
   }
 
+  async refresh(): Promise<void> {
+    await this.run();
+    const res = await (await startNativeServer()).read(this.live.id, this.urn, { properties: this.live.outputs, inputs: this.live.inputs });
+    expect(res.getId(), "the object is still there").toBe(this.live.id);
+    this.entry = { ...this.live, outputs: propsOf(res.getProperties()) };
+  }
+
   async destroy(): Promise<void> {
     await this.run();
     await this.deleteLive();

@@ -9,6 +9,7 @@ export interface Diagnostic {
 }
 
 const ERROR = 1;
+const WARNING = 2;
 
 /** An error caught from a handler: its message is already clear and redacted (ClusterformError). */
 export function errorDiagnostic(err: unknown): Diagnostic {
@@ -62,4 +63,24 @@ export function hclPath(attributes: readonly TfAttribute[], path: string): strin
     scope = node?.kind === "object" ? node.attributes : undefined;
   }
   return out;
+}
+
+/**
+ * The warning of a plan that clamps a size the platform owns into new bounds: tofu's plan shows the
+ * size at its prior value (a provider may plan only that or the configuration's), so the clamp is
+ * said here, on the size's attribute.
+ */
+export function clampWarning(type: TfResourceType, clamp: { field: string; from: number; to: number }): Diagnostic {
+  const attr = type.attributes.find((a) => a.field === clamp.field);
+  const name = attr?.name ?? clamp.field;
+  const diagnostic: Diagnostic = {
+    severity: WARNING,
+    summary: `clusterform: ${type.name} clamps ${name} from ${clamp.from} to ${clamp.to}`,
+    detail:
+      `capacity_owner is "platform" and the live size (${clamp.from}, as last refreshed) is outside the new bounds, so the apply moves it ` +
+      `into them (to ${clamp.to}, or to the nearest bound of the size the platform has by then). The plan shows ${name} at its prior value; ` +
+      "the next refresh records the clamped size.",
+  };
+  if (attr) diagnostic.attribute = { steps: [{ selector: { case: "attributeName", value: attr.name } }] };
+  return diagnostic;
 }

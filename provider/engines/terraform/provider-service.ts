@@ -4,7 +4,7 @@ import { PartialStateError, type Props, SILENT } from "../../core/contract";
 import type { Kind } from "../../core/definition/kind";
 import type { Core } from "../../core/runtime";
 import { type CtyType, decodeMsgpack, decodeStateJson, encodeMsgpack, type TfValue, UNKNOWN_VALUE } from "./codec";
-import { type Diagnostic, errorDiagnostic, failureDiagnostics } from "./diagnostics";
+import { clampWarning, type Diagnostic, errorDiagnostic, failureDiagnostics } from "./diagnostics";
 import { PROVIDER_ATTRIBUTES, PROVIDER_TYPE, providerConfigReader } from "./provider-config";
 import { storedSchema } from "./schema-cache";
 import { TYPE_NAMES } from "./kind-modules";
@@ -201,11 +201,15 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
       return { plannedState: dv(planned, type.objectType), plannedPrivate: req.priorPrivate };
     }
     const diff = await core.diff(kind, { holder, id: String(prior.id), olds, news });
+    // A size the platform owns keeps its prior (live) value in the plan, as tofu allows a provider
+    // to plan for a configured attribute; an apply that clamps it records the live size at the next refresh.
+    for (const attr of type.attributes) if (diff.platformOwned?.includes(attr.field) && prior[attr.name] !== null) planned[attr.name] = prior[attr.name];
     if (diff.changes) unknownOutputs(diff.replaces.length === 0);
     const requiresReplace = type.attributes
       .filter((a) => diff.replaces.includes(a.field))
       .map((a) => ({ steps: [{ selector: { case: "attributeName" as const, value: a.name } }] }));
-    return { plannedState: dv(planned, type.objectType), requiresReplace, plannedPrivate: req.priorPrivate };
+    const clamps = (diff.clamps ?? []).map((c) => clampWarning(type, c));
+    return { plannedState: dv(planned, type.objectType), requiresReplace, plannedPrivate: req.priorPrivate, ...(clamps.length > 0 ? { diagnostics: clamps } : {}) };
   }
 
   async function apply(req: Parameters<NonNullable<ServiceImpl<typeof Provider>["applyResourceChange"]>>[0]) {

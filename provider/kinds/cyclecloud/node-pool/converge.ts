@@ -33,6 +33,11 @@ export interface ConvergeContext {
   progress: (message: string) => void;
   /** Asked before adopting nodes of a repeated request during a create. @default adoption needs no confirmation */
   confirmAdoption?: (operation: string, found: { identity: string; id: string }) => void;
+  /**
+   * CycleCloud owns the pool's size (an update with `capacityOwner: "platform"`): the rounds neither
+   * add nor remove nodes, they only wait for the pool's nodes that are coming up. @default false
+   */
+  sizeOwnedByPlatform?: boolean;
 }
 
 /** The one thing to do next, from the pool's nodes and the size asked for. */
@@ -113,7 +118,9 @@ async function sizePool(cx: ConvergeContext, state: PoolState, planned: readonly
     // Nodes already terminating are on their way out and count for nothing.
     const pool = poolNodes(records, state.nodeIds).filter((n) => n.role !== "leaving");
     state.nodeIds = pool.map((n) => n.id);
-    const step = nextStep(pool, targetNodes(inputs, state.coresPerNode));
+    // A size CycleCloud owns is the nodes it left alive: lost ones are its to replace or remove.
+    const counted = cx.sizeOwnedByPlatform ? pool.filter((n) => n.role !== "lost") : pool;
+    const step = nextStep(counted, cx.sizeOwnedByPlatform ? aliveNodes(counted).length : targetNodes(inputs, state.coresPerNode));
     if (step.kind === "done") return records.filter((r) => state.nodeIds.includes(r.NodeId));
     if (planned.length > 0 && step.kind !== "wait") cx.progress("the pool changed since the stack's state was written (a node failed or was removed outside Pulumi): repairing it beyond the planned calls");
     if (step.kind === "remove") await removeNodes(cx, state, step.nodes, step.why);

@@ -1,5 +1,6 @@
 import type { CycleCloudClient } from "../../../clients/cyclecloud/client";
 import type { ClusterStatus, NodeRecord } from "../../../clients/cyclecloud/types";
+import { platformOwnsCapacity } from "../../../core/capacity";
 import type { Deadline } from "../../../core/deadline";
 import { ClusterformError } from "../../../core/errors";
 import type { PlannedOperation } from "../../../core/plan/operation";
@@ -66,8 +67,11 @@ async function converge(ctx: OperationContext | CreateContext, client: CycleClou
   const identity = poolIdentity(inputs as unknown as Props);
   const confirmAdoption = "confirmAdoption" in ctx ? ctx.confirmAdoption : undefined;
   const requestBase = requestIdBase(inputs.owner, seedValues(nodePoolKind, inputs));
+  // A create sizes the pool to the program's size whoever owns it later.
+  const sizeOwnedByPlatform = planned !== undefined && platformOwnsCapacity(inputs as unknown as Props);
   try {
-    const records = await convergePool({ client, inputs, requestBase, identity, deadline, progress: ctx.report.progress, confirmAdoption }, state, planned ?? [], planned === undefined);
+    const cx = { client, inputs, requestBase, identity, deadline, progress: ctx.report.progress, confirmAdoption, sizeOwnedByPlatform };
+    const records = await convergePool(cx, state, planned ?? [], planned === undefined);
     return outputsOf(state, records);
   } catch (err) {
     if (state.nodeIds.length === 0 && state.requestSeq === 0) throw err;
@@ -105,8 +109,9 @@ export const nodePoolOperations: ResourceOperations<NodePoolInputs> = {
       throw err;
     }
     const nodes = poolNodes(records, state.nodeIds);
-    // Every node the stack knew is gone: the pool was deleted outside Pulumi.
-    if (state.nodeIds.length > 0 && nodes.length === 0) return undefined;
+    // Every node the stack knew is gone: the pool was deleted outside Pulumi; unless CycleCloud owns
+    // its size, when its autoscaler may well have scaled it to zero.
+    if (state.nodeIds.length > 0 && nodes.length === 0 && !platformOwnsCapacity(props)) return undefined;
     // A pool started or parked outside Pulumi shows so, and the next `up` parks or starts it again.
     const powerState = recordedPower(observedPower(nodes, powerOf(props.powerState)), props.powerState);
     const outs = { ...outputsOf(state, records), powerState };

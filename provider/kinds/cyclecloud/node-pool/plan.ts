@@ -1,3 +1,4 @@
+import { platformOwnsCapacity } from "../../../core/capacity";
 import { type CallOf, undecided } from "../../../core/plan/calls";
 import type { KindPlanner, PlannedCall } from "../../../core/plan/operation";
 import { known, op } from "../../../core/plan/operation";
@@ -61,7 +62,8 @@ export const nodePoolPlanner: KindPlanner<CallOf<typeof NODE_POOL_CALLS>> = {
     const cluster = known(news.clusterName);
     const names = strings(olds.nodeNames);
     const [from, to] = [powerOf(olds.powerState), powerOf(news.powerState)];
-    const resize = resizeCalls(cluster, names, news, coresOf(olds));
+    // A size CycleCloud owns is never resized by an update (news hold the recorded size: core/capacity.ts).
+    const resize = platformOwnsCapacity(news) ? [] : resizeCalls(cluster, names, news, coresOf(olds));
     if (to === "running") return [...powerCalls(cluster, names.length, from, to), ...resize];
     return [...resize, ...powerCalls(cluster, sizeAfter(names.length, news, coresOf(olds)), from, to)];
   },

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { planUpdate } from "../../../core/plan/operation";
 import { UNKNOWN } from "../../../core/validation";
 import { testHandler } from "../../testing";
 import { cyclecloudNodePool } from "./kind";
@@ -71,6 +72,7 @@ describe("powerState validation", () => {
     ["a new count while parking", {}, { powerState: "deallocated", count: 4 }],
     ["a new count while starting", { powerState: "off" }, { powerState: "running", count: 1 }],
     ["an unknown power state", { powerState: "off" }, { powerState: UNKNOWN }],
+    ["a new program count while parked, when CycleCloud owns the size", { powerState: "deallocated", capacityOwner: "platform" }, { powerState: "deallocated", count: 4, capacityOwner: "platform" }],
   ])("allows %s", async (_, oldPatch, newPatch) => {
     expect(await reasons({ ...raw, ...oldPatch }, newPatch)).toEqual([]);
   });
@@ -177,5 +179,25 @@ describe("the power state nodes show", () => {
     ],
   ])("off refuses %s: %s", (_, records, refusal) => {
     expect(offRefusal(records.map((r) => ({ NodeId: String(r.Name), Name: String(r.Name), ...r })))).toBe(refusal);
+  });
+});
+
+describe("a pool whose size CycleCloud owns (capacityOwner platform)", () => {
+  // The state after a refresh: the autoscaler removed one of the program's 3 nodes.
+  const state: Props = { ...raw, ...OUTPUTS, count: 2, capacityOwner: "platform" };
+  const plan = (news: Props) => planUpdate(cyclecloudNodePool.policies, cyclecloudNodePool.planner, state, { ...raw, ...news }, "demo/execute/x");
+
+  it("plans nothing for a program count other than the live one", () => {
+    expect(plan({ count: 3, capacityOwner: "platform" })).toMatchObject({ diff: { changes: false }, operations: [] });
+  });
+
+  it("parks the pool at its live size, resizing nothing", () => {
+    expect(plan({ count: 3, capacityOwner: "platform", powerState: "deallocated" }).operations.map((o) => `${o.call}: ${o.summary}`)).toEqual([
+      "DeallocateNodes: deallocates (VMs stopped, disks and private IPs kept) the pool's 2 node(s) (powerState running -> deallocated)",
+    ]);
+  });
+
+  it("plans one CreateNodes to the program's count when the owner goes back to the program", () => {
+    expect(plan({ count: 3 }).operations.map((o) => `${o.call}: ${o.summary}`)).toEqual(["CreateNodes: adds 1 node(s) to nodearray execute (2 -> 3)"]);
   });
 });

@@ -1,4 +1,5 @@
 import type { ManagementAction, NodeRecord } from "../../../clients/cyclecloud/types";
+import { platformOwnsCapacity } from "../../../core/capacity";
 import type { CheckFailure } from "../../../core/validation";
 import { isUnknown } from "../../../core/unknown";
 import { NODE_POOL_CALLS, type PowerState } from "./schema";
@@ -64,7 +65,8 @@ export function observedPower(nodes: readonly { parked?: ParkedState; failed?: b
 /**
  * Why a change of `powerState` (with the size) cannot be carried out, before any platform call:
  * off to deallocated (a terminated node has no VM to deallocate), and a new size for a pool that
- * stays parked (new nodes would start, and removing parked ones is a scale-down nobody sees run).
+ * stays parked (new nodes would start, and removing parked ones is a scale-down nobody sees run),
+ * unless CycleCloud owns the size (`capacityOwner: "platform"`: the program's size is not applied).
  */
 export function powerChangeFailures(olds: Props, news: Props): CheckFailure[] {
   const [from, to] = [powerOf(olds.powerState), news.powerState];
@@ -80,7 +82,8 @@ export function powerChangeFailures(olds: Props, news: Props): CheckFailure[] {
       },
     ];
   }
-  if (from === "running" || target === "running") return [];
+  // A size CycleCloud owns is not the program's to change: nothing is resized (core/capacity.ts).
+  if (from === "running" || target === "running" || platformOwnsCapacity(news)) return [];
   const size = ["count", "coreCount"].find((f) => news[f] !== undefined && !isUnknown(news[f]) && olds[f] !== undefined && news[f] !== olds[f]);
   if (!size) return [];
   return [

@@ -165,6 +165,8 @@ export const nodePoolKind = defineFields({
         "Ready first, then the newest (nodes/remove).",
       default: "none: give `count` or `coreCount`",
       policy: SIZE,
+      // CycleCloud's autoscaler removes idle nodes on its own.
+      platformSize: {},
       example: 1,
       names: { terraform: "node_count" },
     }),
@@ -172,6 +174,7 @@ export const nodePoolKind = defineFields({
       description: "How many cores: the pool holds enough whole nodes of the bucket's VM size to give at least this many vCPUs. Changes like `count`.",
       default: "none: give `count` or `coreCount`",
       policy: SIZE,
+      platformSize: {},
     }),
     powerState: optional(v.oneOf(POWER_STATES), {
       description:
@@ -180,7 +183,8 @@ export const nodePoolKind = defineFields({
         "VM is terminated, deleting its VM and OS disk and releasing its address, the node record kept; nodes/start builds a " +
         "fresh VM). `\"off\"` needs nodes that are `Fixed` (else CycleCloud removes a terminated node's record) with " +
         "`ShutdownPolicy` Terminate (else nodes/shutdown deallocates). A parked pool keeps its size: change `count` or " +
-        "`coreCount` together with `\"running\"` (started first, then resized) or while it runs.",
+        "`coreCount` together with `\"running\"` (started first, then resized) or while it runs; with `capacityOwner: " +
+        '"platform"` the program\'s size is not applied at all.',
       default: '"running"',
       policy: inPlace(eitherOf(NODE_POOL_CALLS.StartNodes, NODE_POOL_CALLS.DeallocateNodes, NODE_POOL_CALLS.ShutdownNodes)),
       note: 'with a new size in one `up`, StartNodes runs before the resize and DeallocateNodes or ShutdownNodes after it; "off" to "deallocated" is refused (a terminated node has no VM to deallocate)',

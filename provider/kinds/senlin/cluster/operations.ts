@@ -1,5 +1,5 @@
 import type { SenlinClient } from "../../../clients/senlin/client";
-import type { Cluster, ClusterUpdate } from "../../../clients/senlin/types";
+import type { Cluster, ClusterUpdate, ResizeParams } from "../../../clients/senlin/types";
 import { resolveUnreachableTimeoutMs } from "../../../core/config";
 import type { Deadline } from "../../../core/deadline";
 import { createOrAdopt } from "../../../core/create-or-adopt";
@@ -187,6 +187,16 @@ async function withoutCurrentProfile(client: SenlinClient, id: string, args: Pro
   return rest;
 }
 
+/**
+ * The resize a planned ResizeCluster sends: the program's size (EXACT_CAPACITY, strict), or new
+ * bounds alone with `strict: false` when Senlin owns the size (plan.ts), as its arguments say.
+ */
+function resizeParamsOf(args: Props): ResizeParams {
+  const { adjustmentType, number, minSize, maxSize, strict } = args as { adjustmentType?: "EXACT_CAPACITY"; number?: number; minSize: number; maxSize: number; strict?: boolean };
+  const capacity = adjustmentType === undefined ? {} : { adjustmentType, number };
+  return { ...capacity, minSize, maxSize, strict: strict ?? true };
+}
+
 const PATCHED = ["name", "profile", "timeout", "metadata", "config", "profileOnly"] as const;
 const RESIZED = ["minSize", "maxSize", "desiredCapacity"] as const;
 const pick = (from: Props, keys: readonly string[]): Props => Object.fromEntries(keys.map((k) => [k, from[k]]));
@@ -262,8 +272,7 @@ export const clusterOperations: ResourceOperations<ClusterInputs> = {
           applied = { ...applied, ...pick(news, PATCHED) };
         },
         async [CLUSTER_CALLS.ResizeCluster](o) {
-          const { number, minSize, maxSize } = o.args as { number: number; minSize: number; maxSize: number };
-          await runAction(run, `${CLUSTER_CALLS.ResizeCluster} cluster ${q(id)}`, () => client.resizeCluster(id, { adjustmentType: "EXACT_CAPACITY", number, minSize, maxSize, strict: true }, { deadline }));
+          await runAction(run, `${CLUSTER_CALLS.ResizeCluster} cluster ${q(id)}`, () => client.resizeCluster(id, resizeParamsOf(o.args), { deadline }));
           applied = { ...applied, ...pick(news, RESIZED) };
         },
         [CLUSTER_CALLS.DetachClusterPolicy]: async (o) => {

@@ -1,9 +1,11 @@
+import { platformOwnsCapacity } from "../../../core/capacity";
 import type { CallOf } from "../../../core/plan/calls";
 import type { KindPlanner, PlannedOperation } from "../../../core/plan/operation";
 import { op } from "../../../core/plan/operation";
 import { planPolicies } from "./policy-set";
 import { CLUSTER_CALLS, type CLUSTER_UPDATE_CALLS, POLICY_ACTIONS, type PolicyBinding } from "./schema";
 
+type Props = Record<string, unknown>;
 type UpdateCall = CallOf<typeof CLUSTER_UPDATE_CALLS>;
 
 /** The fields one PATCH (UpdateCluster) sends, in the order the patch lists them. */
@@ -20,6 +22,33 @@ function policyCalls(id: string | undefined, from: PolicyBinding[], to: PolicyBi
     ...changes.attach.map((b) => op(CLUSTER_CALLS.AttachClusterPolicy, id, { policy: b.policy, enabled: b.enabled }, `attaches policy ${b.policy}${b.enabled ? "" : " (disabled)"}`)),
     ...changes.update.map((b) => op(CLUSTER_CALLS.UpdateClusterPolicy, id, { policy: b.policy, enabled: b.enabled }, `${b.enabled ? "enables" : "disables"} policy ${b.policy}`)),
   ];
+}
+
+/** The program's size and bounds: one EXACT_CAPACITY resize to `desiredCapacity`, strict. */
+function resizeCall(olds: Props, news: Props, id: string | undefined): PlannedOperation<UpdateCall> {
+  const [from, to] = [olds.desiredCapacity, news.desiredCapacity];
+  const fewer = typeof from === "number" && typeof to === "number" && to < from;
+  const args = { adjustmentType: "EXACT_CAPACITY", number: to, minSize: news.minSize, maxSize: news.maxSize };
+  return op(CLUSTER_CALLS.ResizeCluster, id, args, `resizes to ${to} node(s) (was ${from}), bounds ${news.minSize}..${news.maxSize}`, fewer ? ["capacity-removed"] : []);
+}
+
+/**
+ * New bounds of a cluster whose size Senlin owns (`capacityOwner: "platform"`): a resize of the
+ * bounds alone with `strict: false`, so Senlin keeps the live size when it fits them and truncates
+ * it to the nearer bound when it does not (scaleutils' `truncate_desired`), against the size it has
+ * when the action runs. `news.desiredCapacity` is the size the plan keeps (core/capacity.ts): the
+ * summary names a clamp when the recorded size falls outside. Senlin does not truncate to a
+ * `max_size` of 0, so that one clamp is sent as EXACT_CAPACITY 0 (no other size is allowed then).
+ */
+function boundsCall(olds: Props, news: Props, id: string | undefined): PlannedOperation<UpdateCall> {
+  const [live, kept] = [olds.desiredCapacity, news.desiredCapacity];
+  const bounds = `${news.minSize}..${news.maxSize}`;
+  const clamped = typeof live === "number" && typeof kept === "number" && kept !== live;
+  const toZero = clamped && news.maxSize === 0 ? { adjustmentType: "EXACT_CAPACITY", number: 0 } : {};
+  const args = { ...toZero, minSize: news.minSize, maxSize: news.maxSize, strict: false };
+  if (!clamped) return op(CLUSTER_CALLS.ResizeCluster, id, args, `sets the bounds to ${bounds}; the size stays Senlin's (${live ?? "?"} node(s) when last read)`);
+  const summary = `sets the bounds to ${bounds} and clamps the size from ${live} to ${kept} node(s) (outside the new bounds; Senlin truncates it, strict false)`;
+  return op(CLUSTER_CALLS.ResizeCluster, id, args, summary, kept < live ? ["capacity-removed"] : []);
 }
 
 /**
@@ -39,12 +68,7 @@ export const clusterPlanner: KindPlanner<CallOf<typeof CLUSTER_CALLS>, CallOf<ty
       const sent = profile && !fields.includes("profileOnly") ? [...fields, "profileOnly" as const] : fields;
       calls.push(op(CLUSTER_CALLS.UpdateCluster, id, Object.fromEntries(sent.map((f) => [f, news[f]])), summary, profile && news.profileOnly !== true ? ["restarts"] : []));
     }
-    if (operations.has(CLUSTER_CALLS.ResizeCluster)) {
-      const [from, to] = [olds.desiredCapacity, news.desiredCapacity];
-      const fewer = typeof from === "number" && typeof to === "number" && to < from;
-      const args = { adjustmentType: "EXACT_CAPACITY", number: to, minSize: news.minSize, maxSize: news.maxSize };
-      calls.push(op(CLUSTER_CALLS.ResizeCluster, id, args, `resizes to ${to} node(s) (was ${from}), bounds ${news.minSize}..${news.maxSize}`, fewer ? ["capacity-removed"] : []));
-    }
+    if (operations.has(CLUSTER_CALLS.ResizeCluster)) calls.push(platformOwnsCapacity(news) ? boundsCall(olds, news, id) : resizeCall(olds, news, id));
     if (operations.has(POLICY_ACTIONS.operation)) calls.push(...policyCalls(id, bindings(olds.policies), bindings(news.policies)));
     return calls;
   },

@@ -137,6 +137,8 @@ export const clusterKind = defineFields({
       description: "Nodes wanted, between `minSize` and `maxSize` (EXACT_CAPACITY).",
       default: "minSize",
       policy: RESIZE,
+      // Senlin's scaling policies and receivers' webhooks move it on their own.
+      platformSize: { min: "minSize", max: "maxSize" },
     }),
     policies: optional(v.custom({ kind: "list", of: policyBinding.type }, policyList()), {
       description: "Policies to attach, as a set (order does not matter, each policy at most once): one `policy_attach` per new policy, " +
