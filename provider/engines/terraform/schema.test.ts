@@ -20,6 +20,7 @@ describe("the Terraform schema derived from the field definitions", () => {
       "clusterform_senlin_cluster",
       "clusterform_senlin_policy",
       "clusterform_senlin_profile",
+      "clusterform_senlin_receiver",
       "clusterform_vcluster_snapshot",
       "clusterform_vcluster_vcluster",
     ]);
