@@ -85,6 +85,8 @@ const CLUSTER_KINDS: Readonly<Record<Exclude<ActionName, `NODE_${string}`>, Acti
   CLUSTER_DELETE: {
     running: ["DELETING", "Deletion in progress"],
     onStart: (store, action) => {
+      // Senlin 14's do_delete removes the cluster's receivers first: their URLs stop working at once.
+      for (const receiver of store.receivers.list(undefined)) if (receiver.clusterId === action.clusterId) store.receivers.delete(receiver.id);
       const ids = store.members(action.clusterId).map((n) => n.id);
       setNodeStatus(store, ids, "DELETING", "Deletion in progress");
     },

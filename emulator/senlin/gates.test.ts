@@ -68,7 +68,7 @@ describe("the routes real Senlin's router serves beyond the everyday ones, with 
     expect((await s.call("GET", "/v1/nodes/m")).body).toMatchObject({ node: { status: "RECOVERING" } });
   });
 
-  it("serves receivers, refuses notify on a webhook, and runs a webhook's action without a token (params from the body from 1.10)", async () => {
+  it("serves receivers, refuses notify on a webhook, and runs a webhook's action without a token (params from the body's keys from 1.10)", async () => {
     t = await startTestPlane();
     s = await senlinSession(t);
     const { id } = await s.createCluster("web", { desired_capacity: 1, max_size: 5 });
@@ -78,20 +78,74 @@ describe("the routes real Senlin's router serves beyond the everyday ones, with 
     const receiver = (created.body as { receiver: { id: string; channel: { alarm_url: string } } }).receiver;
     // The params at creation ride along in the URL, for good.
     expect(receiver.channel.alarm_url).toBe(`${t.plane.url}/v1/webhooks/${receiver.id}/trigger?V=2&count=1`);
-    expect((await s.call("POST", "/v1/receivers", { receiver: { name: "bad", type: "webhook", cluster_id: "web", action: "CLUSTER_DELETE" } })).body).toMatchObject({
-      error: { message: "Illegal cluster action 'CLUSTER_DELETE' specified." },
-    });
     expect((await s.call("POST", `/v1/receivers/${receiver.id}/notify`)).body).toMatchObject({ error: { message: "Notifying non-message receiver is not allowed." } });
-    const trigger = await s.call("POST", `/v1/webhooks/${receiver.id}/trigger?V=2`, { params: { count: 2 } }, { token: null, version: "1.10" });
+    const trigger = await s.call("POST", `/v1/webhooks/${receiver.id}/trigger?V=2`, { count: 2 }, { token: null, version: "1.10" });
     expect(trigger.status).toBe(202);
     t.clock.advance(5000);
     expect((await s.call("GET", `/v1/clusters/${id}`)).body).toMatchObject({ cluster: { desired_capacity: 3 } });
-    // Before 1.10 the body's params are not read: the receiver's own count (1) applies.
+    // Before 1.10 a V=2 URL reads the body's keys too: a `params` key is not one the action knows, so the receiver's own count (1) applies.
     await s.call("POST", `/v1/webhooks/${receiver.id}/trigger?V=2`, { params: { count: 2 } }, { token: null, version: "1.9" });
     t.clock.advance(5000);
     expect((await s.call("GET", `/v1/clusters/${id}`)).body).toMatchObject({ cluster: { desired_capacity: 4 } });
     expect((await s.call("PATCH", `/v1/receivers/${receiver.id}`, { receiver: { name: "upper" } })).body).toMatchObject({ receiver: { name: "upper" } });
     expect((await s.call("DELETE", `/v1/receivers/${receiver.id}`)).status).toBe(204);
     expect((await s.call("POST", `/v1/webhooks/${receiver.id}/trigger?V=2`, undefined, { token: null })).status).toBe(404);
+  });
+});
+
+describe("receivers as Senlin 14's receiver_create, receiver_update and webhook_trigger have them", () => {
+  const receiverOf = (r: { body: unknown }) => (r.body as { receiver: { id: string; action: string; params: Record<string, unknown>; channel: { alarm_url: string } } }).receiver;
+  const errorOf = (r: { status: number; body: unknown }) => [r.status, (r.body as { error?: { message?: string } }).error?.message];
+
+  it("takes any cluster action but CLUSTER_CREATE, requires one for a webhook, and refuses a cluster that does not exist with 400", async () => {
+    t = await startTestPlane();
+    s = await senlinSession(t);
+    await s.createCluster("web", { desired_capacity: 0 });
+    const make = (receiver: Record<string, unknown>) => s.call("POST", "/v1/receivers", { receiver: { name: "r", type: "webhook", cluster_id: "web", ...receiver } });
+    expect(receiverOf(await make({ action: "CLUSTER_DELETE" })).action).toBe("CLUSTER_DELETE");
+    expect(receiverOf(await make({ action: "CLUSTER_ADD_NODES" })).action).toBe("CLUSTER_ADD_NODES");
+    expect(errorOf(await make({ action: "CLUSTER_CREATE" }))).toEqual([400, "Action name cannot be any of ['CLUSTER_CREATE']."]);
+    expect(errorOf(await make({}))).toEqual([400, "Action name is required for creating webhook receiver."]);
+    expect(errorOf(await make({ action: "CLUSTER_FLY" }))).toEqual([400, "Value 'CLUSTER_FLY' is not acceptable for field 'action'."]);
+    expect(errorOf(await make({ action: "CLUSTER_SCALE_IN", cluster_id: "nowhere" }))).toEqual([400, "The referenced cluster 'nowhere' could not be found."]);
+    // An update takes any action name Senlin knows: receiver_update checks only the enum.
+    const id = receiverOf(await make({ action: "CLUSTER_CHECK" })).id;
+    expect(receiverOf(await s.call("PATCH", `/v1/receivers/${id}`, { receiver: { action: "CLUSTER_CREATE" } })).action).toBe("CLUSTER_CREATE");
+  });
+
+  it("sorts the params in the URL, reads no query parameter but V, and runs the params the receiver has now", async () => {
+    t = await startTestPlane();
+    s = await senlinSession(t);
+    const { id } = await s.createCluster("web", { desired_capacity: 1, max_size: 10 });
+    t.clock.advance(5000);
+    const created = receiverOf(
+      await s.call("POST", "/v1/receivers", { receiver: { name: "r", type: "webhook", cluster_id: "web", action: "CLUSTER_RESIZE", params: { number: 2, adjustment_type: "CHANGE_IN_CAPACITY", strict: true } } }),
+    );
+    expect(created.channel.alarm_url).toBe(`${t.plane.url}/v1/webhooks/${created.id}/trigger?V=2&adjustment_type=CHANGE_IN_CAPACITY&number=2&strict=True`);
+    expect(errorOf(await s.call("POST", `/v1/webhooks/${created.id}/trigger`, undefined, { token: null }))).toEqual([400, "V query parameter is required in webhook trigger URL"]);
+    // The query's number (9) is not read: the receiver's (2) is.
+    expect((await s.call("POST", `/v1/webhooks/${created.id}/trigger?V=2&number=9`, undefined, { token: null })).status).toBe(202);
+    t.clock.advance(5000);
+    expect((await s.call("GET", `/v1/clusters/${id}`)).body).toMatchObject({ cluster: { desired_capacity: 3 } });
+    // New params in place: the URL stays, and a POST to it runs the new ones.
+    const updated = receiverOf(await s.call("PATCH", `/v1/receivers/${created.id}`, { receiver: { params: { adjustment_type: "CHANGE_IN_CAPACITY", number: -1 } } }));
+    expect(updated.channel.alarm_url).toBe(created.channel.alarm_url);
+    expect((await s.call("POST", created.channel.alarm_url.slice(t.plane.url.length), undefined, { token: null })).status).toBe(202);
+    t.clock.advance(5000);
+    expect((await s.call("GET", `/v1/clusters/${id}`)).body).toMatchObject({ cluster: { desired_capacity: 2 } });
+    // A V=1 URL reads the body's `params` before 1.10.
+    expect((await s.call("POST", `/v1/webhooks/${created.id}/trigger?V=1`, { params: { number: 3 } }, { token: null, version: "1.9" })).status).toBe(202);
+    t.clock.advance(5000);
+    expect((await s.call("GET", `/v1/clusters/${id}`)).body).toMatchObject({ cluster: { desired_capacity: 5 } });
+  });
+
+  it("deletes a cluster's receivers with the cluster", async () => {
+    t = await startTestPlane();
+    s = await senlinSession(t);
+    const { id } = await s.createCluster("web", { desired_capacity: 0 });
+    t.clock.advance(5000);
+    const hook = receiverOf(await s.call("POST", "/v1/receivers", { receiver: { name: "r", type: "webhook", cluster_id: "web", action: "CLUSTER_SCALE_OUT" } }));
+    expect((await s.call("DELETE", `/v1/clusters/${id}`)).status).toBe(202);
+    expect((await s.call("GET", `/v1/receivers/${hook.id}`)).status).toBe(404);
   });
 });

@@ -21,6 +21,8 @@ import { senlinPolicy } from "./senlin/policy/kind";
 import { POLICY_CALLS, POLICY_UPDATE_CALLS } from "./senlin/policy/schema";
 import { senlinProfile } from "./senlin/profile/kind";
 import { PROFILE_CALLS, PROFILE_UPDATE_CALLS } from "./senlin/profile/schema";
+import { senlinReceiver } from "./senlin/receiver/kind";
+import { RECEIVER_CALLS, RECEIVER_UPDATE_CALLS } from "./senlin/receiver/schema";
 import { vclusterSnapshot } from "./vcluster/snapshot/kind";
 import { SNAPSHOT_CALLS, SNAPSHOT_UPDATE_CALLS } from "./vcluster/snapshot/schema";
 import { vclusterVCluster } from "./vcluster/vcluster/kind";
@@ -83,6 +85,7 @@ const NODES_STATE = { ...NODES, nodeNames: ["execute-1", "execute-2"] };
 const SENLIN = { ...OWNED, name: "web", profile: "p1", minSize: 0, maxSize: 5, desiredCapacity: 2, policies: [{ policy: "a", enabled: true }] };
 const PROFILE = { ...OWNED, name: "node", spec: { type: "os.nova.server", version: "1.0", properties: {} } };
 const POLICY = { ...OWNED, name: "delete-oldest", spec: { type: "senlin.policy.deletion", version: "1.0", properties: {} } };
+const RECEIVER = { ...OWNED, name: "scale-out", cluster: "4a1e2b3c-5d6e-4f70-8a9b-0c1d2e3f4a5b", action: "CLUSTER_SCALE_OUT", params: { count: 1 }, type: "webhook" };
 const POOL = { ...OWNED, name: "batch", parent: "root", respoolId: "0b1c2d3e-0000-4000-8000-000000000001", description: "" };
 const JOB = { ...OWNED, jobId: "0b1c2d3e-0000-4000-8000-000000000002", respoolId: "pool", instanceCount: 2, defaultSpec: {}, description: "", desiredState: "RUNNING", restartNonce: 1 };
 const VCLUSTER = { ...OWNED, name: "dev", namespace: "team", kubernetesVersion: "1.30.0", replicas: 1, suspended: false };
@@ -148,6 +151,14 @@ const KINDS: { readonly [T in KindType]: KindCalls } = {
     id: "policy-id",
     inputs: [POLICY],
     changes: [[POLICY, { ...POLICY, name: "delete-newest" }]],
+  },
+  "senlin:Receiver": {
+    kind: senlinReceiver,
+    calls: RECEIVER_CALLS,
+    updates: RECEIVER_UPDATE_CALLS,
+    id: "receiver-id",
+    inputs: [RECEIVER],
+    changes: [[RECEIVER, { ...RECEIVER, action: "CLUSTER_SCALE_IN", params: { count: 2 } }]],
   },
   "peloton:ResourcePool": {
     kind: pelotonResourcePool,

@@ -14,6 +14,7 @@ export const KINDS = {
   "senlin:Cluster": () => import("./senlin/cluster/kind").then((m) => m.senlinCluster),
   "senlin:Profile": () => import("./senlin/profile/kind").then((m) => m.senlinProfile),
   "senlin:Policy": () => import("./senlin/policy/kind").then((m) => m.senlinPolicy),
+  "senlin:Receiver": () => import("./senlin/receiver/kind").then((m) => m.senlinReceiver),
   "peloton:ResourcePool": () => import("./peloton/resource-pool/kind").then((m) => m.pelotonResourcePool),
   "peloton:StatelessJob": () => import("./peloton/stateless-job/kind").then((m) => m.pelotonStatelessJob),
   "vcluster:VCluster": () => import("./vcluster/vcluster/kind").then((m) => m.vclusterVCluster),

@@ -3,6 +3,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { ClusterArgs } from "../senlin/cluster";
 import type { ProfileArgs } from "../senlin/profile";
 import type { PolicyArgs } from "../senlin/policy";
+import type { ReceiverArgs } from "../senlin/receiver";
 import type { PolicyBinding } from "../senlin/cluster";
 import type { ProfileSpec } from "../senlin/profile";
 import type { PolicySpec } from "../senlin/policy";
@@ -125,6 +126,42 @@ export class Policy extends pulumi.CustomResource {
    */
   static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Policy {
     return new Policy(name, GET as unknown as PolicyArgs, { ...opts, id });
+  }
+}
+
+/** Receiver through the native plugin (`clusterform:senlin:Receiver`): see the dynamic class of the same name. */
+export class Receiver extends pulumi.CustomResource {
+  declare readonly name: pulumi.Output<string>;
+  declare readonly cluster: pulumi.Output<string>;
+  declare readonly action: pulumi.Output<string>;
+  declare readonly params: pulumi.Output<Record<string, unknown> | undefined>;
+  declare readonly type: pulumi.Output<string>;
+  declare readonly alarmUrl: pulumi.Output<string>;
+
+  constructor(name: string, args: ReceiverArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      "clusterform:senlin:Receiver",
+      name,
+      args === (GET as unknown) ? { ...GET, name: undefined, cluster: undefined, action: undefined, params: undefined, type: undefined, timeouts: undefined, alarmUrl: undefined } : {
+        name: args.name,
+        cluster: args.cluster,
+        action: args.action,
+        params: args.params,
+        type: args.type,
+        timeouts: args.timeouts,
+        alarmUrl: undefined,
+      },
+      // The dynamic class's type as an alias: a stack written with it moves to this class with no change on the platform.
+      pulumi.mergeOptions({ aliases: [{ type: "pulumi-nodejs:dynamic/senlin:Receiver" }] }, opts),
+    );
+  }
+
+  /**
+   * Reads the live Receiver `id` (its import id: the Senlin receiver id (a UUID, as `openstack cluster receiver show` prints it)) into the program without managing it: the
+   * engine reads it on every run and never changes or deletes it.
+   */
+  static get(name: string, id: pulumi.Input<pulumi.ID>, opts?: pulumi.CustomResourceOptions): Receiver {
+    return new Receiver(name, GET as unknown as ReceiverArgs, { ...opts, id });
   }
 }
 
@@ -471,4 +508,44 @@ export function getPolicyTypes(opts?: pulumi.InvokeOptions): Promise<GetPolicyTy
 /** {@link getPolicyTypes} as an Output: it waits for its arguments, and a secret result stays secret. */
 export function getPolicyTypesOutput(opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetPolicyTypesResult> {
   return pulumi.runtime.invokeOutput("clusterform:senlin:getPolicyTypes", {}, opts);
+}
+
+/** Arguments of {@link getReceiver}. */
+export interface GetReceiverArgs {
+  /** The receiver's Senlin id (a UUID). */
+  id: string;
+}
+
+/** Arguments of {@link getReceiverOutput}. */
+export interface GetReceiverOutputArgs {
+  /** The receiver's Senlin id (a UUID). */
+  id: pulumi.Input<string>;
+}
+
+/** What {@link getReceiver} answers. */
+export interface GetReceiverResult {
+  /** The object's id on the platform, as `import` takes it (the Senlin receiver id (a UUID, as `openstack cluster receiver show` prints it)). */
+  readonly id: string;
+  /** The receiver name: an ASCII letter, then letters, digits, `_`, `.` or `-` (at most 254). */
+  readonly name: string;
+  /** The id of the cluster the action runs on: a `senlin.Cluster`'s `id` (or a `getCluster` lookup's). */
+  readonly cluster: string;
+  /** The cluster action the webhook runs, e.g. `CLUSTER_SCALE_OUT`. Scaling actions follow the cluster's scaling policies (`senlin.policy.scaling`) when `params` gives no `count`. */
+  readonly action: string;
+  /** The action's inputs, e.g. `{ count: 1 }` for a scale-out of one node, or `{ adjustment_type: "CHANGE_IN_CAPACITY", number: 2 }` for a resize. A POST to the URL may add or override them in its body. */
+  readonly params?: Record<string, unknown>;
+  /** The receiver type; only `"webhook"` is supported. */
+  readonly type: string;
+  /** The webhook URL (Senlin's `channel.alarm_url`): a POST to it runs the action, without a token. Secret: whoever has it can run the action. Fixed at creation: its query string shows the params the receiver was created with, while Senlin runs the params the receiver has now. Secret. */
+  readonly alarmUrl: string;
+}
+
+/** Reads a Senlin webhook receiver by id without managing it: its cluster, action, params and webhook URL (GET /v1/receivers/{id}). Only reads (`clusterform:senlin:getReceiver`). */
+export function getReceiver(args: GetReceiverArgs, opts?: pulumi.InvokeOptions): Promise<GetReceiverResult> {
+  return pulumi.runtime.invoke("clusterform:senlin:getReceiver", { id: args.id }, opts);
+}
+
+/** {@link getReceiver} as an Output: it waits for its arguments, and a secret result stays secret. */
+export function getReceiverOutput(args: GetReceiverOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetReceiverResult> {
+  return pulumi.runtime.invokeOutput("clusterform:senlin:getReceiver", { id: args.id }, opts);
 }

@@ -2,3 +2,4 @@
 export * from "./cluster";
 export * from "./policy";
 export * from "./profile";
+export * from "./receiver";

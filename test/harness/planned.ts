@@ -152,6 +152,9 @@ const ARGS: Readonly<Record<string, Readonly<Record<string, ArgSource>>>> = {
   CreatePolicy: { name: (b) => b.policy?.name },
   UpdatePolicy: { name: (b) => b.policy?.name },
   DeletePolicy: {},
+  CreateReceiver: { name: (b) => b.receiver?.name, cluster: (b) => b.receiver?.cluster_id, action: (b) => b.receiver?.action },
+  UpdateReceiver: { name: (b) => b.receiver?.name, action: (b) => b.receiver?.action, params: { read: (b) => b.receiver?.params, unset: {} } },
+  DeleteReceiver: {},
   // vcluster (gRPC messages in their JSON form)
   CreateVCluster: { distro: (b) => b.spec?.distro, kubernetesVersion: (b) => b.spec?.kubernetesVersion },
   RestoreVCluster: { snapshotId: (b) => b.snapshotId },

@@ -83,6 +83,10 @@ describe("planChange: each kind's platform calls from old state and new inputs",
     ]);
     const policy = { name: "lb", spec, owner: "o", resourceName: "q" };
     expect(calls("senlin:Policy", "update", policy, { ...policy, name: "lb-2" }, "qid").map((c) => c.call)).toEqual(["UpdatePolicy"]);
+    const receiver = { name: "up", cluster: "4a1e2b3c-5d6e-4f70-8a9b-0c1d2e3f4a5b", action: "CLUSTER_SCALE_OUT", type: "webhook", owner: "o", resourceName: "r" };
+    expect(calls("senlin:Receiver", "update", receiver, { ...receiver, params: { count: 2 } }, "rid")).toEqual([
+      { call: "UpdateReceiver", target: "rid", args: { params: { count: 2 } }, disruptions: [] },
+    ]);
   });
 
   it("a resource of another package has no plan", () => {

@@ -11,6 +11,9 @@ import type {
   NodeSpec,
   Policy,
   Profile,
+  Receiver,
+  ReceiverSpec,
+  ReceiverType,
   ResizeParams,
   Stamped,
   TypedSpec,
@@ -122,6 +125,24 @@ export function fromProfile(w: Wire): Profile {
 /** A policy from its JSON. */
 export function fromPolicy(w: Wire): Policy {
   return { ...stamped(w), type: str(w.type), spec: obj(w.spec) as TypedSpec, data: obj(w.data) };
+}
+
+/** A receiver from its JSON. */
+export function fromReceiver(w: Wire): Receiver {
+  return {
+    ...stamped(w),
+    type: str(w.type) as ReceiverType,
+    clusterId: strOrNull(w.cluster_id),
+    action: strOrNull(w.action),
+    params: obj(w.params),
+    actor: obj(w.actor),
+    channel: obj(w.channel),
+  };
+}
+
+/** The `receiver` object of a create request. */
+export function toReceiverCreate(spec: ReceiverSpec): Wire {
+  return defined({ name: spec.name, type: spec.type, cluster_id: spec.clusterId, action: spec.action, params: spec.params });
 }
 
 /** The `cluster` object of a create request. */

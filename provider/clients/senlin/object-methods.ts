@@ -1,11 +1,11 @@
 import type { RestCallOptions } from "../shared/rest-caller";
-import { defined, fromNode, fromPolicy, fromProfile, toListQuery, toNodeCreate, type Wire } from "./mapping";
+import { defined, fromNode, fromPolicy, fromProfile, fromReceiver, toListQuery, toNodeCreate, toReceiverCreate, type Wire } from "./mapping";
 import { actionIdOf, MICROVERSIONS, type SenlinTransport } from "./transport";
-import type { Accepted, DeleteResult, InstalledType, ListQuery, Node, NodeSpec, Policy, Profile, TypedSpec } from "./types";
+import type { Accepted, DeleteResult, InstalledType, ListQuery, Node, NodeSpec, Policy, Profile, Receiver, ReceiverSpec, ReceiverUpdate, TypedSpec } from "./types";
 
 const q = (s: string) => JSON.stringify(s);
 
-/** Profile, policy and node calls. `identity` is a name, short id or UUID. */
+/** Profile, policy, node and receiver calls. `identity` is a name, short id or UUID. */
 export interface SenlinObjectMethods {
   /** GET /v1/profiles. */
   listProfiles(query?: ListQuery, options?: RestCallOptions): Promise<Profile[]>;
@@ -35,18 +35,29 @@ export interface SenlinObjectMethods {
   createNode(spec: NodeSpec, options?: RestCallOptions): Promise<Accepted<Node>>;
   /** DELETE /v1/nodes/{id} (202). NotFound on a retry counts as success. */
   deleteNode(identity: string, options?: RestCallOptions): Promise<DeleteResult>;
+  /** GET /v1/receivers; filters include `name`, `type`, `cluster_id` (the UUID), `action`. */
+  listReceivers(query?: ListQuery, options?: RestCallOptions): Promise<Receiver[]>;
+  /** GET /v1/receivers/{id}. */
+  getReceiver(identity: string, options?: RestCallOptions): Promise<Receiver>;
+  /** POST /v1/receivers (201). Not retried. */
+  createReceiver(spec: ReceiverSpec, options?: RestCallOptions): Promise<Receiver>;
+  /** PATCH /v1/receivers/{id} (200): name, action and params. Not retried. */
+  updateReceiver(identity: string, update: ReceiverUpdate, options?: RestCallOptions): Promise<Receiver>;
+  /** DELETE /v1/receivers/{id} (204). NotFound on a retry counts as success. */
+  deleteReceiver(identity: string, options?: RestCallOptions): Promise<DeleteResult>;
   /** GET /v1/profile-types: the profile types the server has installed. */
   listProfileTypes(options?: RestCallOptions): Promise<InstalledType[]>;
   /** GET /v1/policy-types: the policy types the server has installed. */
   listPolicyTypes(options?: RestCallOptions): Promise<InstalledType[]>;
 }
 
-type Kind = "profile" | "policy" | "node";
+type Kind = "profile" | "policy" | "node" | "receiver";
 
 const COLLECTIONS: Readonly<Record<Kind, { path: string; noun: string; plural: string }>> = {
   profile: { path: "/profiles", noun: "Profile", plural: "profiles" },
   policy: { path: "/policies", noun: "Policy", plural: "policies" },
   node: { path: "/nodes", noun: "Node", plural: "nodes" },
+  receiver: { path: "/receivers", noun: "Receiver", plural: "receivers" },
 };
 
 /** Builds the profile, policy and node calls over a transport. */
@@ -95,6 +106,11 @@ export function objectMethods(t: SenlinTransport): SenlinObjectMethods {
       return { value: fromNode(response.body.node), actionId: actionIdOf(response) };
     },
     deleteNode: (identity, o) => remove("node", identity, o),
+    listReceivers: async (query, o) => (await list("receiver", query, o)).map(fromReceiver),
+    getReceiver: async (identity, o) => fromReceiver(await get("receiver", identity, o)),
+    createReceiver: async (spec, o) => fromReceiver((await create("receiver", spec.name, toReceiverCreate(spec), o)).body.receiver),
+    updateReceiver: async (identity, changes, o) => fromReceiver(await update("receiver", identity, defined({ ...changes }), o)),
+    deleteReceiver: (identity, o) => remove("receiver", identity, o),
     listProfileTypes: (o) => types("ListProfileTypes", "/profile-types", "profile_types", o),
     listPolicyTypes: (o) => types("ListPolicyTypes", "/policy-types", "policy_types", o),
   };

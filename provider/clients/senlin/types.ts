@@ -193,6 +193,50 @@ export interface Policy extends Stamped {
   data: Record<string, unknown>;
 }
 
+/** Receiver types Senlin knows: a webhook URL, or a Zaqar message queue. */
+export type ReceiverType = "webhook" | "message";
+
+/**
+ * A receiver: a webhook that runs one cluster action when its URL is posted to, or a message queue.
+ * The webhook URL (`channel.alarm_url`) needs no token: whoever holds it can run the action.
+ */
+export interface Receiver extends Stamped {
+  type: ReceiverType;
+  /** The cluster's UUID; null for a message receiver. */
+  clusterId: string | null;
+  /** The cluster action, e.g. `CLUSTER_SCALE_OUT`; null for a message receiver. */
+  action: string | null;
+  /** The action's inputs, e.g. `{ count: 1 }`. */
+  params: Record<string, unknown>;
+  /** Whom the action runs as: `{ trust_id }` for a webhook. */
+  actor: Record<string, unknown>;
+  /** `{ alarm_url }` for a webhook (fixed at creation), `{ queue_name }` for a message receiver. */
+  channel: Record<string, unknown>;
+}
+
+/** What `createReceiver` takes. */
+export interface ReceiverSpec {
+  /** Starts with an ASCII letter; letters, digits, `_ . -`. */
+  name: string;
+  type: ReceiverType;
+  /** Name, short id or UUID of the cluster; required for a webhook. @default none */
+  clusterId?: string;
+  /** The cluster action; required for a webhook. @default none */
+  action?: string;
+  /** @default {} */
+  params?: Record<string, unknown>;
+}
+
+/** What `updateReceiver` changes; absent fields stay. */
+export interface ReceiverUpdate {
+  /** @default unchanged */
+  name?: string;
+  /** @default unchanged */
+  action?: string;
+  /** Replaces the params; the webhook URL keeps those it was made with. @default unchanged */
+  params?: Record<string, unknown>;
+}
+
 /** A list query. */
 export interface ListQuery {
   /** Filters by field, e.g. `{ name: "web" }` or `{ status: "ACTIVE" }`. @default {} */

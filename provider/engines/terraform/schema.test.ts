@@ -20,6 +20,7 @@ describe("the Terraform schema derived from the field definitions", () => {
       "clusterform_senlin_cluster",
       "clusterform_senlin_policy",
       "clusterform_senlin_profile",
+      "clusterform_senlin_receiver",
       "clusterform_vcluster_snapshot",
       "clusterform_vcluster_vcluster",
     ]);
@@ -42,6 +43,9 @@ describe("the Terraform schema derived from the field definitions", () => {
     expect(cluster.attributes.find((a) => a.name === "kubeconfig")).toMatchObject({ sensitive: true, computed: true, output: true });
     const controlPlane = cluster.attributes.find((a) => a.name === "control_plane")!;
     expect(controlPlane.node.kind === "object" && controlPlane.node.attributes.map((a) => a.name)).toEqual(["instance_type", "node_count", "labels"]);
+    const receiver = resourceTypes().get("clusterform_senlin_receiver")!;
+    expect(receiver.attributes.find((a) => a.name === "alarm_url")).toMatchObject({ sensitive: true, computed: true, output: true });
+    expect(receiver.attributes.filter((a) => a.forcesReplacement).map((a) => a.name).sort()).toEqual(["cluster", "type"]);
     const vc = resourceTypes().get("clusterform_vcluster_vcluster")!;
     expect(vc.attributes.find((a) => a.field === "vclusterOwner")?.name).toBe("vcluster_owner");
     for (const type of resourceTypes().values()) {

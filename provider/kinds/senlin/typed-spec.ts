@@ -9,8 +9,8 @@ import { optional, required, type Value, v } from "../../core/definition/values"
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** A custom check that lets the preview's unknown sentinel through. */
-function checked<T>(accept: (value: unknown) => boolean, rule: string): z.ZodType<T, unknown> {
+/** A custom check that lets the preview's unknown sentinel through: `rule` is the failure's text before `, got <value>`. */
+export function checked<T>(accept: (value: unknown) => boolean, rule: string): z.ZodType<T, unknown> {
   return z.unknown().transform((value, ctx) => {
     if (value === UNKNOWN || accept(value)) return value as T;
     ctx.addIssue({ code: "custom", message: value === undefined ? "is required" : `${rule}, got ${describeValue(value)}`, input: value });

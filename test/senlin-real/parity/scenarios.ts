@@ -189,8 +189,11 @@ export const SCENARIOS: readonly Scenario[] = [
       { name: "trigger webhook", method: "POST", url: "{{alarm}}", auth: false, version: null, wait: "idle", state: cluster("wc") },
       { name: "list receivers", method: "GET", path: "/v1/receivers?name=hook" },
       { name: "update receiver", method: "PATCH", path: "/v1/receivers/hook", body: { receiver: { params: { count: "2" } } } },
+      // The URL still says count=1: Senlin reads no query parameter but V and runs the params the receiver has now (2: beyond max_size, so the action fails and the cluster stays).
+      { name: "trigger webhook after the params changed", method: "POST", url: "{{alarm}}", auth: false, version: null, wait: "idle", state: cluster("wc") },
       { name: "notify webhook receiver", method: "POST", path: "/v1/receivers/hook/notify" },
       { name: "create receiver for unknown action", method: "POST", path: "/v1/receivers", body: { receiver: { name: "bad", type: "webhook", cluster_id: "wc", action: "CLUSTER_FLY" } } },
+      { name: "create receiver for CLUSTER_CREATE", method: "POST", path: "/v1/receivers", body: { receiver: { name: "bad", type: "webhook", cluster_id: "wc", action: "CLUSTER_CREATE" } } },
       { name: "delete receiver", method: "DELETE", path: "/v1/receivers/hook" },
       deleteCluster("wc"),
     ],
