@@ -12,10 +12,38 @@ function describeNodes(nodes: readonly NodeRecord[]): string {
   return shown.join(", ") + (nodes.length > 8 ? `, and ${nodes.length - 8} more` : "");
 }
 
-function failureOf(nodes: readonly NodeRecord[]): string | undefined {
-  const lost = nodes.filter((n) => roleOf(n) === "lost");
-  if (lost.length === 0) return undefined;
-  return lost.map((n) => `node ${q(n.Name)} is ${n.State}: ${n.StatusMessage || "CycleCloud gave no reason"}`).join("; ");
+/** The nodes' states and reasons, or undefined when there are none. */
+function reasons(nodes: readonly NodeRecord[]): string | undefined {
+  if (nodes.length === 0) return undefined;
+  return nodes.map((n) => `node ${q(n.Name)} is ${n.State}: ${n.StatusMessage || "CycleCloud gave no reason"}`).join("; ");
+}
+
+/** A wait for Ready ends at a node that is lost (failed, or gone to rest). */
+const lostNodes = (nodes: readonly NodeRecord[]) => reasons(nodes.filter((n) => roleOf(n) === "lost"));
+
+/** A wait for another resting state ends only at a Failed node. */
+const failedNodes = (nodes: readonly NodeRecord[]) => reasons(nodes.filter((n) => n.State === "Failed"));
+
+/** Waits until `list` shows at least `expected` nodes, every one in `state`; `failure` ends it early. */
+async function waitForNodes(
+  list: () => Promise<NodeRecord[]>,
+  state: string,
+  failure: (nodes: readonly NodeRecord[]) => string | undefined,
+  what: string,
+  expected: number,
+  deadline: Deadline,
+  progress?: (message: string) => void,
+): Promise<NodeRecord[]> {
+  const result = await waitFor({
+    poll: list,
+    isDone: (nodes) => nodes.length >= expected && nodes.every((n) => n.State === state),
+    failure,
+    describe: describeNodes,
+    deadline,
+    what: `${what} to be ${state}`,
+    progress,
+  });
+  return result.value;
 }
 
 /**
@@ -30,16 +58,7 @@ export async function waitForNodesReady(
   deadline: Deadline,
   progress?: (message: string) => void,
 ): Promise<NodeRecord[]> {
-  const result = await waitFor({
-    poll: list,
-    isDone: (nodes) => nodes.length >= expected && nodes.every((n) => n.State === "Ready"),
-    failure: failureOf,
-    describe: describeNodes,
-    deadline,
-    what: `${what} to be Ready`,
-    progress,
-  });
-  return result.value;
+  return waitForNodes(list, "Ready", lostNodes, what, expected, deadline, progress);
 }
 
 /** The nodes of an operation or request, for {@link waitForNodesReady}. */
@@ -80,17 +99,5 @@ export async function waitForNodesIn(
   deadline: Deadline,
   progress?: (message: string) => void,
 ): Promise<NodeRecord[]> {
-  const result = await waitFor({
-    poll: list,
-    isDone: (nodes) => nodes.length >= expected && nodes.every((n) => n.State === state),
-    failure: (nodes) => {
-      const failed = nodes.filter((n) => n.State === "Failed");
-      return failed.length > 0 ? failed.map((n) => `node ${q(n.Name)} is Failed: ${n.StatusMessage || "CycleCloud gave no reason"}`).join("; ") : undefined;
-    },
-    describe: describeNodes,
-    deadline,
-    what: `${what} to be ${state}`,
-    progress,
-  });
-  return result.value;
+  return waitForNodes(list, state, failedNodes, what, expected, deadline, progress);
 }
