@@ -14,6 +14,7 @@ import {
   type Stack,
 } from "@pulumi/pulumi/automation";
 import { inject } from "vitest";
+import { SIG_KEY } from "../../provider/engines/pulumi-native/secrets";
 import { Document, parseDocument } from "yaml";
 import { repoRoot, workDir } from "./paths";
 
@@ -257,14 +258,12 @@ async function upWithOneOutputRead(
   return { steps: collector.steps, outputs, stdout };
 }
 
-/** The key that marks a secret value in Pulumi's serialized state (its value is a fixed signature). */
-const SECRET_SIGNATURE = "4dabf18193072939515e22adb298388d";
-
 /** The stack's outputs from a stored checkpoint, or undefined when one of them is a secret (stored encrypted). */
-export function plainStackOutputs(checkpointText: string): Record<string, unknown> | undefined {
+function plainStackOutputs(checkpointText: string): Record<string, unknown> | undefined {
   const resources: { type: string; outputs?: Record<string, unknown> }[] = JSON.parse(checkpointText).checkpoint?.latest?.resources ?? [];
   const outputs = resources.find((r) => r.type === "pulumi:pulumi:Stack")?.outputs ?? {};
-  return JSON.stringify(outputs).includes(`"${SECRET_SIGNATURE}"`) ? undefined : outputs;
+  // A secret is stored as an object holding the engine's signature key (SIG_KEY).
+  return JSON.stringify(outputs).includes(`"${SIG_KEY}"`) ? undefined : outputs;
 }
 
 /** Runs one engine operation through the CLI, its events read from the log file once it has exited (failed or not). */
