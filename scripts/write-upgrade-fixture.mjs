@@ -1,13 +1,18 @@
-// Writes the upgrade-safety fixture of this release: test/fixtures/upgrade/<version>/.
+// Writes the upgrade-safety fixture of this release for one engine:
+//   dynamic (default): test/fixtures/upgrade/<version>/, the Pulumi dynamic provider's stack
+//   native:            test/fixtures/upgrade-native/<version>/, the native plugin's stack (Pulumi YAML)
+//   tofu:              test/fixtures/upgrade-tofu/<version>/, OpenTofu's state
 //
 // It installs the built package as users do (a packed tarball), starts a fresh local control plane,
-// runs `pulumi up` of the fixture program (test/fixtures/upgrade/program) and `pulumi refresh`, with a
-// file backend and the tests' passphrase, then saves what a later release needs to take the stack
-// over: the program, the stack config file (with its encryption salt), the exported state and the
-// plane's database after a clean stop. test/e2e/upgrade-fixtures.test.ts reads every such directory.
+// applies the engine's fixture program (<fixture root>/program) and refreshes, then saves what a later
+// release needs to take the stack over: the program, the stack config (Pulumi: with its encryption
+// salt and the passwords as secrets) or nothing (tofu: credentials come from the environment), the
+// state (`pulumi stack export`, or terraform.tfstate as tofu wrote it) and the plane's database after
+// a clean stop. test/e2e/upgrade-fixtures.test.ts, upgrade-native-fixtures.test.ts and
+// upgrade-tofu-fixtures.test.ts read every such directory.
 //
 // Usage (after `npm run build`; scripts/write-upgrade-fixture.sh does both):
-//   node scripts/write-upgrade-fixture.mjs [--force] [version]
+//   node scripts/write-upgrade-fixture.mjs [--force] [--engine dynamic|native|tofu] [version]
 // version defaults to package.json's; --force overwrites an existing fixture directory.
 import { execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -16,7 +21,12 @@ import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const PROGRAM = path.join(ROOT, "test", "fixtures", "upgrade", "program");
+/** Each engine's fixture root (its program is `program/` in it) and how a stack of it is written. */
+const ENGINES = {
+  dynamic: { root: "upgrade", write: (ctx) => writePulumi(ctx, "pulumi-nodejs:dynamic/") },
+  native: { root: "upgrade-native", write: (ctx) => writePulumi(ctx, "clusterform:") },
+  tofu: { root: "upgrade-tofu", write: (ctx) => writeTofu(ctx) },
+};
 /** The tests' passphrase (test/harness/engine.ts): the fixture's secrets are encrypted with it. */
 const PASSPHRASE = "clusterform-tests";
 /** Test credentials, as in test/harness/senlin-stack.ts and test/e2e/cyclecloud-support.ts. */
@@ -35,11 +45,19 @@ function fail(message) {
 
 function parseArgs(argv) {
   const force = argv.includes("--force");
-  const rest = argv.filter((a) => a !== "--force");
-  if (rest.length > 1 || rest.some((a) => a.startsWith("-"))) fail(`usage: write-upgrade-fixture.mjs [--force] [version], got ${argv.join(" ")}`);
+  let engine = "dynamic";
+  const rest = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--force") continue;
+    if (argv[i] === "--engine") engine = argv[++i];
+    else rest.push(argv[i]);
+  }
+  const usage = "usage: write-upgrade-fixture.mjs [--force] [--engine dynamic|native|tofu] [version]";
+  if (!Object.hasOwn(ENGINES, engine ?? "")) fail(`${usage}: unknown engine "${engine}"`);
+  if (rest.length > 1 || rest.some((a) => a.startsWith("-"))) fail(`${usage}, got ${argv.join(" ")}`);
   const version = rest[0] ?? JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).version;
   if (!/^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(version)) fail(`version must be MAJOR.MINOR.PATCH[-pre], got "${version}"`);
-  return { version, force };
+  return { version, force, engine };
 }
 
 function run(cmd, args, opts = {}) {
@@ -88,24 +106,6 @@ async function stopPlane(child) {
   await exited;
 }
 
-/** Creates the Senlin profile and policy the program names, as an operator would before `up`. */
-async function seedSenlin(url) {
-  const identity = { methods: ["password"], password: { user: { name: SENLIN.username, domain: { name: "Default" }, password: SENLIN.password } } };
-  const auth = await fetch(`${url}/v3/auth/tokens`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ auth: { identity, scope: { project: { name: SENLIN.project, domain: { name: "Default" } } } } }),
-  });
-  if (auth.status !== 201) throw new Error(`Keystone token: HTTP ${auth.status} ${await auth.text()}`);
-  const headers = { "Content-Type": "application/json", "X-Auth-Token": auth.headers.get("x-subject-token") ?? "" };
-  const create = async (kind, body) => {
-    const response = await fetch(`${url}/v1/${kind}`, { method: "POST", headers, body: JSON.stringify(body) });
-    if (response.status !== 201) throw new Error(`Senlin ${kind}: HTTP ${response.status} ${await response.text()}`);
-  };
-  await create("profiles", { profile: { name: "web-profile", spec: { type: "os.nova.server", version: "1.0", properties: { flavor: "m1.small", image: "cirros" } } } });
-  await create("policies", { policy: { name: "deletion", spec: { type: "senlin.policy.deletion", version: "1.0", properties: {} } } });
-}
-
 /** A private Pulumi home and file backend, with the tests' passphrase. */
 function pulumiEnv(work) {
   const bin = process.env.CLUSTERFORM_PULUMI_BIN;
@@ -126,80 +126,157 @@ function pulumiEnv(work) {
   };
 }
 
-function writeReadme(out, meta) {
-  const text = `# Upgrade-safety fixture ${meta.version}
+/**
+ * `pulumi up` of the program (a Node.js program of the dynamic provider, or Pulumi YAML of the native
+ * plugin) and `pulumi refresh`, then the program, the stack config and the exported state into `out`.
+ * @returns the README's rows and what fixture.json records of the engine
+ */
+function writePulumi({ work, programDir, plane, stack, project, out }, typePrefix) {
+  const { bin, env } = pulumiEnv(work);
+  const pulumi = (args) => run(bin, [...args, "--non-interactive", "--color", "never"], { cwd: programDir, env });
+  const pulumiCli = pulumi(["version"]).trim().replace(/^v/, "");
+  pulumi(["stack", "init", stack, "--secrets-provider", "passphrase"]);
+  const plain = { endpoint: plane.url, senlinUsername: SENLIN.username, senlinProjectName: SENLIN.project, cyclecloudUsername: CYCLECLOUD.username };
+  for (const [key, value] of Object.entries(plain)) pulumi(["config", "set", `clusterform:${key}`, value]);
+  pulumi(["config", "set", "--secret", "clusterform:senlinPassword", SENLIN.password]);
+  pulumi(["config", "set", "--secret", "clusterform:cyclecloudPassword", CYCLECLOUD.password]);
+  process.stderr.write(`write-upgrade-fixture: pulumi up of ${project}/${stack} against ${plane.url}\n`);
+  pulumi(["up", "--yes", "--skip-preview"]);
+  // A refresh records what the platforms report once everything has settled (a pool's usage
+  // counts the job started after it), so the test's refresh must find nothing to change.
+  pulumi(["refresh", "--yes", "--skip-preview"]);
+  pulumi(["stack", "export", "--file", path.join(out, "state.json")]);
+  const programFiles = readdirSync(programDir).filter((f) => f !== "Pulumi.yaml" && !f.startsWith("Pulumi."));
+  for (const file of ["Pulumi.yaml", ...programFiles, `Pulumi.${stack}.yaml`]) cpSync(path.join(programDir, file), path.join(out, file));
+  const resources = JSON.parse(readFileSync(path.join(out, "state.json"), "utf8")).deployment.resources ?? [];
+  const pulumiSdk = JSON.parse(readFileSync(path.join(ROOT, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")).version;
+  return {
+    meta: { stack, project, pulumiCli, pulumiSdk, recordedEndpoint: plane.url, resources: resources.filter((r) => r.type.startsWith(typePrefix) && !r.type.startsWith("pulumi:")).length },
+    written: `Pulumi CLI ${pulumiCli}, @pulumi/pulumi ${pulumiSdk}`,
+    what: `the stack \`${stack}\` of the project \`${project}\` right after \`pulumi up\` of the program and \`pulumi refresh\`, against a fresh local control plane (flags in \`fixture.json\`), with a file backend and the tests' passphrase \`${PASSPHRASE}\``,
+    rows: [
+      ["`Pulumi.yaml`" + (programFiles.length ? `, ${programFiles.map((f) => `\`${f}\``).join(", ")}` : ""), "the program, as it was"],
+      [`\`Pulumi.${stack}.yaml\``, "the stack config: its `encryptionsalt`, the endpoint it was written against and the passwords as secrets"],
+      ["`state.json`", "`pulumi stack export` after the `up` and a `refresh` (secrets encrypted)"],
+    ],
+  };
+}
 
-Written by Clusterform ${meta.version} (Pulumi CLI ${meta.pulumiCli}, @pulumi/pulumi ${meta.pulumiSdk}) with
+/**
+ * `tofu apply` of main.tf and `tofu apply -refresh-only`, with the provider of the installed package
+ * (a `dev_overrides` CLI configuration, as test/harness/tofu.ts sets up) and the endpoint and every
+ * credential from the environment, then main.tf and terraform.tfstate into `out`.
+ */
+function writeTofu({ work, workspace, programDir, plane, out }) {
+  const tofu = process.env.CLUSTERFORM_TOFU;
+  if (!tofu || !existsSync(tofu)) fail("CLUSTERFORM_TOFU is not set: run scripts/write-upgrade-fixture.sh, which sets up OpenTofu");
+  const cliConfig = path.join(work, ".tofurc");
+  const providerDir = path.join(workspace, "node_modules", "clusterform", "bin");
+  writeFileSync(cliConfig, `provider_installation {\n  dev_overrides {\n    "registry.opentofu.org/clusterform/clusterform" = "${providerDir}"\n  }\n  direct {}\n}\n`);
+  const env = {
+    ...process.env,
+    TF_CLI_CONFIG_FILE: cliConfig,
+    TF_IN_AUTOMATION: "1",
+    CHECKPOINT_DISABLE: "1",
+    CLUSTERFORM_ENDPOINT: plane.url,
+    OS_USERNAME: SENLIN.username,
+    OS_PASSWORD: SENLIN.password,
+    OS_PROJECT_NAME: SENLIN.project,
+    CLUSTERFORM_CYCLECLOUD_USERNAME: CYCLECLOUD.username,
+    CLUSTERFORM_CYCLECLOUD_PASSWORD: CYCLECLOUD.password,
+  };
+  const tofuRun = (args) => run(tofu, args, { cwd: programDir, env });
+  const tofuVersion = JSON.parse(tofuRun(["version", "-json"])).terraform_version;
+  process.stderr.write(`write-upgrade-fixture: tofu apply against ${plane.url}\n`);
+  tofuRun(["apply", "-auto-approve", "-input=false", "-no-color"]);
+  // As the Pulumi fixtures' refresh: the state records what the platforms report once settled.
+  tofuRun(["apply", "-refresh-only", "-auto-approve", "-input=false", "-no-color"]);
+  for (const file of ["main.tf", "terraform.tfstate"]) cpSync(path.join(programDir, file), path.join(out, file));
+  const state = JSON.parse(readFileSync(path.join(out, "terraform.tfstate"), "utf8"));
+  const managed = (state.resources ?? []).filter((r) => r.mode === "managed");
+  return {
+    meta: { tofuVersion, recordedEndpoint: plane.url, resources: managed.reduce((n, r) => n + r.instances.length, 0) },
+    written: `OpenTofu ${tofuVersion}`,
+    what:
+      "the state of `main.tf` right after `tofu apply` and `tofu apply -refresh-only`, against a fresh local control plane " +
+      "(flags in `fixture.json`), the endpoint and every credential given in the environment (`CLUSTERFORM_ENDPOINT`, `OS_*`, " +
+      "`CLUSTERFORM_CYCLECLOUD_*`)",
+    rows: [
+      ["`main.tf`", "the configuration, as it was (no endpoint, no credential)"],
+      [
+        "`terraform.tfstate`",
+        "the state as tofu wrote it, each resource's `schema_version` as the provider gave it. OpenTofu keeps state in plain text: the cma-ssh cluster's `kubeconfig` and the receiver's `alarm_url` (sensitive attributes) are in it in plain text, as in every user's unencrypted state; the plane's passwords are not",
+      ],
+    ],
+  };
+}
 
-    bash scripts/write-upgrade-fixture.sh ${meta.version}
+function writeReadme(out, engine, meta, written) {
+  const test = { dynamic: "upgrade-fixtures.test.ts", native: "upgrade-native-fixtures.test.ts", tofu: "upgrade-tofu-fixtures.test.ts" }[engine];
+  const flag = engine === "dynamic" ? "" : ` --engine ${engine}`;
+  const rows = [
+    ...written.rows,
+    ["`plane/state.db`", "the local control plane's database after a clean stop: the objects the state names"],
+    ["`fixture.json`", "the engine, the plane's flags and time scale, the endpoint it ran at, the versions that wrote it"],
+  ];
+  const claims =
+    engine === "tofu"
+      ? "`tofu plan -refresh=false` plans no change with no platform call, `tofu plan` no change and no write, `tofu apply -refresh-only` changes nothing and `tofu destroy` removes every object"
+      : "preview plans no change with no platform call, refresh changes nothing and destroy removes every object";
+  const text = `# Upgrade-safety fixture ${meta.version} (${ENGINE_NAMES[engine]})
 
-It is the stack \`${meta.stack}\` of the project \`${meta.project}\` right after \`pulumi up\` of
-\`index.js\` and \`pulumi refresh\`, against a fresh local control plane (flags in \`fixture.json\`),
-with a file backend and the tests' passphrase \`${PASSPHRASE}\`. Do not edit it: it stands for what
-users of this release have in their backends.
+Written by Clusterform ${meta.version} (${written.written}) with
+
+    bash scripts/write-upgrade-fixture.sh${flag} ${meta.version}
+
+It is ${written.what}. Do not edit it: it stands for what users of this release have in their
+${engine === "tofu" ? "state files" : "backends"}.
 
 | file | what it is |
 |---|---|
-| \`Pulumi.yaml\`, \`index.js\` | the program, as it was |
-| \`Pulumi.${meta.stack}.yaml\` | the stack config: its \`encryptionsalt\` and the passwords as secrets |
-| \`state.json\` | \`pulumi stack export\` after the \`up\` and a \`refresh\` (secrets encrypted) |
-| \`plane/state.db\` | the local control plane's database after a clean stop: the objects the state names |
-| \`fixture.json\` | the stack name, the plane's flags and time scale, the versions that wrote it |
+${rows.map(([file, what]) => `| ${file} | ${what} |`).join("\n")}
 
-test/e2e/upgrade-fixtures.test.ts imports it into a fresh backend with the current package and
-asserts that preview plans no change, refresh changes nothing and destroy removes every object.
+test/e2e/${test} takes it over with the current package, against a plane started on a copy of
+\`plane/\`, and asserts that ${claims}.
 `;
   writeFileSync(path.join(out, "README.md"), text);
 }
 
+const ENGINE_NAMES = { dynamic: "Pulumi dynamic provider", native: "native Pulumi plugin", tofu: "OpenTofu" };
+
 async function main() {
-  const { version, force } = parseArgs(process.argv.slice(2));
-  const out = path.join(ROOT, "test", "fixtures", "upgrade", version);
+  const { version, force, engine } = parseArgs(process.argv.slice(2));
+  const root = path.join(ROOT, "test", "fixtures", ENGINES[engine].root);
+  const program = path.join(root, "program");
+  const out = path.join(root, version);
   if (existsSync(out) && !force) fail(`${path.relative(ROOT, out)} exists; give --force to write it again`);
   if (!existsSync(path.join(ROOT, "dist", "sdk", "index.js"))) fail("dist/ is missing: run `npm run build` first");
   mkdirSync(path.join(ROOT, ".work"), { recursive: true });
   const work = mkdtempSync(path.join(ROOT, ".work", "upgrade-fixture-"));
   const stack = `fixture-${version}`;
-  const project = /^name:\s*(\S+)/m.exec(readFileSync(path.join(PROGRAM, "Pulumi.yaml"), "utf8"))[1];
+  const project = existsSync(path.join(program, "Pulumi.yaml")) ? /^name:\s*(\S+)/m.exec(readFileSync(path.join(program, "Pulumi.yaml"), "utf8"))[1] : undefined;
   let plane;
   try {
     const workspace = path.join(work, "ws");
-    const pulumiSdk = installWorkspace(workspace);
+    installWorkspace(workspace);
     const programDir = path.join(workspace, "program");
-    cpSync(PROGRAM, programDir, { recursive: true });
+    cpSync(program, programDir, { recursive: true });
     plane = await startPlane(workspace, path.join(work, "plane"));
-    await seedSenlin(plane.url);
-
-    const { bin, env } = pulumiEnv(work);
-    const pulumi = (args) => run(bin, [...args, "--non-interactive", "--color", "never"], { cwd: programDir, env });
-    const pulumiCli = pulumi(["version"]).trim().replace(/^v/, "");
-    pulumi(["stack", "init", stack, "--secrets-provider", "passphrase"]);
-    const plain = { endpoint: plane.url, senlinUsername: SENLIN.username, senlinProjectName: SENLIN.project, cyclecloudUsername: CYCLECLOUD.username };
-    for (const [key, value] of Object.entries(plain)) pulumi(["config", "set", `clusterform:${key}`, value]);
-    pulumi(["config", "set", "--secret", "clusterform:senlinPassword", SENLIN.password]);
-    pulumi(["config", "set", "--secret", "clusterform:cyclecloudPassword", CYCLECLOUD.password]);
-    process.stderr.write(`write-upgrade-fixture: pulumi up of ${project}/${stack} against ${plane.url}\n`);
-    pulumi(["up", "--yes", "--skip-preview"]);
-    // A refresh records what the platforms report once everything has settled (a pool's usage
-    // counts the job started after it), so the test's refresh must find nothing to change.
-    pulumi(["refresh", "--yes", "--skip-preview"]);
-
-    rmSync(out, { recursive: true, force: true });
-    mkdirSync(path.join(out, "plane"), { recursive: true });
-    pulumi(["stack", "export", "--file", path.join(out, "state.json")]);
-    for (const file of ["Pulumi.yaml", "index.js", `Pulumi.${stack}.yaml`]) cpSync(path.join(programDir, file), path.join(out, file));
+    const staged = path.join(work, "out");
+    mkdirSync(path.join(staged, "plane"), { recursive: true });
+    const written = ENGINES[engine].write({ work, workspace, programDir, plane, stack, project, out: staged });
     await stopPlane(plane.child);
     // VACUUM INTO writes one compact file with everything committed (no -wal beside it).
     const db = new DatabaseSync(path.join(work, "plane", "state.db"));
-    db.exec(`VACUUM INTO '${path.join(out, "plane", "state.db").replaceAll("'", "''")}'`);
+    db.exec(`VACUUM INTO '${path.join(staged, "plane", "state.db").replaceAll("'", "''")}'`);
     db.close();
 
-    const resources = JSON.parse(readFileSync(path.join(out, "state.json"), "utf8")).deployment.resources ?? [];
-    const kinds = resources.map((r) => r.type).filter((t) => t.startsWith("pulumi-nodejs:dynamic/"));
-    const meta = { version, stack, project, planeFlags: PLANE_FLAGS, timeScale: TIME_SCALE, pulumiCli, pulumiSdk, recordedEndpoint: plane.url, resources: kinds.length };
-    writeFileSync(path.join(out, "fixture.json"), `${JSON.stringify(meta, null, 2)}\n`);
-    writeReadme(out, meta);
-    process.stderr.write(`write-upgrade-fixture: wrote ${path.relative(ROOT, out)} (${kinds.length} resources): ${readdirSync(out).join(", ")}\n`);
+    const meta = { version, engine, ...written.meta, planeFlags: PLANE_FLAGS, timeScale: TIME_SCALE };
+    writeFileSync(path.join(staged, "fixture.json"), `${JSON.stringify(meta, null, 2)}\n`);
+    writeReadme(staged, engine, meta, written);
+    rmSync(out, { recursive: true, force: true });
+    cpSync(staged, out, { recursive: true });
+    process.stderr.write(`write-upgrade-fixture: wrote ${path.relative(ROOT, out)} (${meta.resources} resources): ${readdirSync(out).join(", ")}\n`);
   } finally {
     if (plane) await stopPlane(plane.child);
     rmSync(work, { recursive: true, force: true });
