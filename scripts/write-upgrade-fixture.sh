@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Writes the upgrade-safety fixture of this release, test/fixtures/upgrade/<version>/ (see
-# test/README.md). Usage: bash scripts/write-upgrade-fixture.sh [--force] [version]
+# Writes the upgrade-safety fixture of this release for one engine, test/fixtures/upgrade*/<version>/ (see
+# test/README.md). Usage: bash scripts/write-upgrade-fixture.sh [--force] [--engine dynamic|native|tofu] [version]
 # version defaults to package.json's; --force overwrites an existing fixture directory.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

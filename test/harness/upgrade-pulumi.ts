@@ -3,7 +3,7 @@ import * as path from "node:path";
 import type { Deployment } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changingSteps, type EngineStack, openStack, type RunResult, resourceSteps } from "./engine";
-import type { LocalPlane } from "./local-plane";
+import { type LocalPlane, writes } from "./local-plane";
 import { ALL_KINDS, fixtureInventory, fixtures, objectsOf, planePasswords, rewriteEndpoint, startFixturePlane } from "./upgrade-fixture";
 import { packageWorkspace } from "./workspace";
 
@@ -125,10 +125,15 @@ export function describePulumiUpgrades(engine: keyof typeof ENGINES): void {
       expect(previewCalls).toEqual([]);
     });
 
-    it("refreshes every resource without changing its inputs or outputs", async () => {
+    it("refreshes every resource without changing its inputs or outputs, and writes nothing", async () => {
       const recordedNow = async () => Object.fromEntries(userResources(await stack.exportState()).map((r) => [r.urn, { inputs: r.inputs, outputs: r.outputs }]));
       const before = await recordedNow();
+      const since = await plane.lastSeq();
       const refresh = await stack.refresh();
+      // It read every platform (the audit window sees calls) and wrote to none.
+      const calls = await plane.audit(since);
+      expect(calls.length).toBeGreaterThan(0);
+      expect(writes(calls)).toEqual([]);
       expect(
         resourceSteps(refresh)
           .filter((s) => kindOf(s) !== undefined)
