@@ -205,7 +205,7 @@ function writeTofu({ work, workspace, programDir, plane, out }) {
       ["`main.tf`", "the configuration, as it was (no endpoint, no credential)"],
       [
         "`terraform.tfstate`",
-        "the state as tofu wrote it, each resource's `schema_version` as the provider gave it. OpenTofu keeps state in plain text: the cma-ssh cluster's `kubeconfig` and the receiver's `alarm_url` (sensitive attributes) are in it in plain text, as in every user's unencrypted state; the plane's passwords are not",
+        "the state as tofu wrote it, each resource's `schema_version` as the provider gave it. OpenTofu keeps state in plain text: the `kubeconfig` of the cma-ssh cluster and of the vcluster and the receiver's `alarm_url` (sensitive attributes) are in it in plain text, as in every user's unencrypted state; the plane's passwords are not",
       ],
     ],
   };
@@ -229,17 +229,28 @@ Written by Clusterform ${meta.version} (${written.written}) with
 
     bash scripts/write-upgrade-fixture.sh${flag} ${meta.version}
 
-It is ${written.what}. Do not edit it: it stands for what users of this release have in their
-${engine === "tofu" ? "state files" : "backends"}.
+${wrap(`It is ${written.what}. Do not edit it: it stands for what users of this release have in their ${engine === "tofu" ? "state files" : "backends"}.`)}
 
 | file | what it is |
 |---|---|
 ${rows.map(([file, what]) => `| ${file} | ${what} |`).join("\n")}
 
-test/e2e/${test} takes it over with the current package, against a plane started on a copy of
-\`plane/\`, and asserts that ${claims}.
+${wrap(`test/e2e/${test} takes it over with the current package, against a plane started on a copy of \`plane/\`, and asserts that ${claims}.`)}
 `;
   writeFileSync(path.join(out, "README.md"), text);
+}
+
+/** `text` broken into lines of at most 100 characters, at spaces. */
+function wrap(text) {
+  const lines = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line && line.length + 1 + word.length > 100) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line].join("\n");
 }
 
 const ENGINE_NAMES = { dynamic: "Pulumi dynamic provider", native: "native Pulumi plugin", tofu: "OpenTofu" };

@@ -85,7 +85,7 @@ describe.each(all)("the state written by release $version", (fixture) => {
     }
     // OpenTofu stores state in plain text: sensitive attributes are only marked (docs/opentofu.md).
     const marked = (i: TfInstance) => (i.sensitive_attributes ?? []).map((p) => p.map((s) => s.value).join("."));
-    for (const i of instances.filter((x) => x.kind === "cmassh:Cluster")) expect(marked(i)).toContain("kubeconfig");
+    for (const i of instances.filter((x) => x.kind === "cmassh:Cluster" || x.kind === "vcluster:VCluster")) expect(marked(i)).toContain("kubeconfig");
     for (const i of instances.filter((x) => x.kind === "senlin:Receiver")) expect(marked(i)).toContain("alarm_url");
   });
 
