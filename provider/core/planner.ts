@@ -40,6 +40,8 @@ export const COMMON_IGNORED: PolicyTable = {
   timeouts: { kind: "ignore" },
   deleteBeforeReplace: { kind: "ignore" },
   resourceUrn: { kind: "ignore" },
+  // The state schema version (definition/migration.ts): the core upgrades olds before planning.
+  __schemaVersion: { kind: "ignore" },
 };
 
 /** An in-place change to one field. */

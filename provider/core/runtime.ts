@@ -5,6 +5,7 @@ import { effectiveTimeouts } from "./deadline";
 import { deletionPolicyOf, deletionRefused, replacementRefused } from "./deletion";
 import { engineName } from "./definition/names";
 import type { Kind } from "./definition/kind";
+import { retiredInputs, retiredWarning, SCHEMA_VERSION, upgradeState, withSchemaVersion } from "./definition/migration";
 import type { EngineTraits, Holder } from "./engine";
 import type { Holds } from "./holds";
 import { importObject, type ImportIdentity, type ImportResult } from "./import";
@@ -102,18 +103,26 @@ export function createCore(options: CoreOptions): Core {
       config = c;
     },
 
-    async check(kind, { holder, olds, news }) {
+    async check(kind, { holder, olds: recorded, news: given }) {
+      const updating = Object.keys(recorded).length > 0;
+      const olds = updating ? upgradeState(kind, recorded) : recorded;
+      // A program still writing a field a migration renamed is read as the state is, and told.
+      const { [SCHEMA_VERSION]: _marker, ...written } = given;
+      const { news, retired } = retiredInputs(kind.migrations, new Set(Object.keys(kind.allInputs)), written);
+      for (const r of retired) await options.reporterFor(holder).warn(retiredWarning(kind.type, r));
       const result = validateInputs(kind.schema, news);
       if (!result.inputs) return { failures: result.failures };
-      const updating = Object.keys(olds).length > 0;
-      const inputs = kind.complete ? kind.complete(olds, result.inputs as Props, kind) : (result.inputs as Props);
+      const inputs = withSchemaVersion(kind.schemaVersion, kind.complete ? kind.complete(olds, result.inputs as Props, kind) : (result.inputs as Props));
       if (updating) guard.remember(holder, kind.identity(olds));
       else holds.checkedAsNew(holder);
       const failures = kind.checkChange && updating ? kind.checkChange(olds, inputs) : [];
       return failures.length > 0 ? { failures } : { inputs, failures: [] };
     },
 
-    async diff(kind, { holder, id, olds, news, deleteFirst }) {
+    async diff(kind, { holder, id, olds: recorded, news: given, deleteFirst }) {
+      // Both sides may be recorded state: a refresh diffs the read state against the recorded inputs.
+      const olds = upgradeState(kind, recorded);
+      const news = upgradeState(kind, given);
       const before = withUnreportedAdopted(olds, news);
       const capacity = withPlatformCapacity(kind.policies, before, news);
       const plan = planDiff(kind.policies, before, capacity.news);
@@ -162,28 +171,31 @@ export function createCore(options: CoreOptions): Core {
       const running = effectiveTimeouts(inputs, "create", timeoutSeconds);
       const { id, outs } = await inTurn(kind, inputs, () => ops.create(ctx, running));
       holds.created(holder, kind.type, id, adopted);
-      return { id, state: withOwnTimeouts({ ...inputs, ...outs }, inputs.timeouts) };
+      return { id, state: withSchemaVersion(kind.schemaVersion, withOwnTimeouts({ ...inputs, ...outs }, inputs.timeouts)) };
     },
 
-    async read(kind, { holder, id, state }) {
+    async read(kind, { holder, id, state: recorded }) {
       const ops = await operationsOf(kind);
+      const state = upgradeState(kind, recorded);
       const live = await ops.read(contextFor(holder), id, state);
       // A field the read answers undefined is gone from the state (no engine's wire carries undefined).
       return live ? { id, state: Object.fromEntries(Object.entries({ ...state, ...live }).filter(([, v]) => v !== undefined)) } : undefined;
     },
 
-    async update(kind, { holder, id, olds, news, timeoutSeconds }) {
+    async update(kind, { holder, id, olds: recorded, news, timeoutSeconds }) {
       const ops = await operationsOf(kind);
+      const olds = upgradeState(kind, recorded);
       const plan = planUpdate(kind.policies, kind.planner, olds, news, id);
       // Sizes the platform owns stay as the state has them (clamped into new bounds): the operations
       // converge to them and the state records them, never the program's initial size.
       const kept = withPlatformCapacity(kind.policies, withUnreportedAdopted(olds, news), news).news;
       const outs = await ops.update(contextFor(holder), id, olds, effectiveTimeouts(kept, "update", timeoutSeconds), plan);
-      return { state: withOwnTimeouts({ ...kept, ...outs }, news.timeouts) };
+      return { state: withSchemaVersion(kind.schemaVersion, withOwnTimeouts({ ...kept, ...outs }, news.timeouts)) };
     },
 
-    async delete(kind, { holder, id, state, timeoutSeconds }) {
+    async delete(kind, { holder, id, state: recorded, timeoutSeconds }) {
       const ctx = contextFor(holder);
+      const state = upgradeState(kind, recorded);
       return inTurn(kind, state, async () => {
         // An object another entry holds is kept whatever its policy says: nothing would be deleted.
         const reason = holds.reasonToKeep(holder, kind.type, id);
@@ -204,7 +216,7 @@ export function createCore(options: CoreOptions): Core {
     },
 
     async planDelete(kind, { id, state }) {
-      const refused = deletionRefused(kind.type, id, state, policyField);
+      const refused = deletionRefused(kind.type, id, upgradeState(kind, state), policyField);
       if (refused) throw refused;
     },
 
@@ -220,7 +232,7 @@ export function createCore(options: CoreOptions): Core {
     lookup: (kind, { name, args }) => runLookup(kind, lookupOf(kind, name), args, contextFor(undefined)),
 
     async observe(kind, { id }) {
-      return { id, state: await observe(kind, id, contextFor(undefined)) };
+      return { id, state: withSchemaVersion(kind.schemaVersion, await observe(kind, id, contextFor(undefined))) };
     },
   };
   return core;

@@ -1,3 +1,4 @@
+import { upgradeState } from "../../core/definition/migration";
 import { plannedCalls, replacingFields } from "../../core/plan/announce";
 import type { PlannedOperation } from "../../core/plan/operation";
 import type { ReplaceOrder } from "../../core/replacement";
@@ -62,7 +63,8 @@ export function planChange(change: ResourceChange): ChangePlan | undefined {
   const found = plannedKindOf(change.type, change.news ?? change.olds);
   if (!found) return undefined;
   const { kind } = found;
-  const olds = change.olds ?? {};
+  // A state an older release wrote reads as this release's fields, as the provider reads it.
+  const olds = change.olds ? upgradeState(kind, change.olds) : {};
   const news = change.news ?? {};
   const step = STEPS[change.op];
   if (step) return { kind: kind.type, operations: plannedCalls(kind, step, change.id, olds, news) };

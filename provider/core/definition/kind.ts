@@ -7,6 +7,7 @@ import type { KindPlanner } from "../plan/operation";
 import { COMMON_IGNORED, type FieldPolicy, type PolicyTable } from "../planner";
 import { type CheckFailure, durationString, orUnknown } from "../validation";
 import type { Lookup } from "./lookup";
+import { type Migration, schemaVersionOf } from "./migration";
 import { type Field, objectSchema, optional, required, type TypeSpec, type Value, type ValuesOf } from "./values";
 
 type Fields = Readonly<Record<string, Field>>;
@@ -66,6 +67,12 @@ export interface FieldsSpec<Fs extends Fields, Hs extends Fields, T extends stri
    * a replacement, or abandon it. For kinds that hold a cluster or what runs on one. @default false
    */
   deletionPolicy?: boolean;
+  /**
+   * How state written by older releases reaches today's fields (definition/migration.ts), oldest
+   * first: the kind's state schema version is their number. A release that renames, splits or
+   * re-units a field, or adds one older state must read with a value, appends one. @default none
+   */
+  migrations?: readonly Migration[];
 }
 
 /**
@@ -116,6 +123,8 @@ export interface KindFields<Fs extends Fields = Fields, Hs extends Fields = Fiel
    * definition order, without `name` itself (a replacement gets a new derived identity).
    */
   readonly seeds: readonly string[];
+  /** The state schema version this release writes: the number of {@link FieldsSpec.migrations}. */
+  readonly schemaVersion: number;
 }
 
 /** The validated inputs of a kind. */
@@ -176,7 +185,23 @@ export function defineFields<Fs extends Fields, Hs extends Fields, T extends str
   const seeds = Object.entries(allInputs)
     .filter(([key, f]) => f.policy?.kind === "replace" && key !== "name")
     .map(([key]) => key);
-  return { ...spec, allInputs, schema, policies, seeds };
+  checkMigrations(spec.type, spec.migrations, new Set([...Object.keys(allInputs), ...Object.keys(spec.outputs)]));
+  return { ...spec, allInputs, schema, policies, seeds, schemaVersion: schemaVersionOf(spec.migrations) };
+}
+
+/**
+ * Each migration step names fields that exist where it says: a rename's or split's source is no
+ * field of today's (it would be read twice), its target, a converted field and a default are.
+ */
+function checkMigrations(type: string, migrations: readonly Migration[] | undefined, fields: ReadonlySet<string>): void {
+  for (const { release, steps } of migrations ?? []) {
+    for (const step of steps) {
+      const [gone, kept] =
+        "rename" in step ? [[step.rename], [step.to]] : "split" in step ? [[step.split], []] : "default" in step ? [[], [step.default]] : [[], [step.convert]];
+      const wrong = [...gone.filter((f) => fields.has(f)).map((f) => `${f} is still a field`), ...kept.filter((f) => !fields.has(f)).map((f) => `${f} is no field`)];
+      if (wrong.length > 0) throw new Error(`${type}: the ${release} migration names fields wrongly: ${wrong.join(", ")}`);
+    }
+  }
 }
 
 /** The inputs marked `platformSize`, each checked: in place, its bounds other inputs. */

@@ -1,6 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { ConfigReader } from "../../core/config";
 import { type Core, createCore } from "../../core/runtime";
+import { upgradeState } from "../../core/definition/migration";
 import type { Props } from "../../core/contract";
 import type { Kind } from "../../core/definition/kind";
 import { fromEngineNames } from "../../core/definition/names";
@@ -150,7 +151,8 @@ export function dynamicMethods(core: Core, load: () => Promise<Kind>): DynamicMe
       const k = await load();
       const engine = engineInputsOf(news);
       const plain = inward(k, news);
-      const before = inward(k, olds, plain);
+      // Upgraded first: the native plugin's state may be an older release's (core/definition/migration.ts).
+      const before = upgradeState(k, inward(k, olds, plain));
       const holder = holderOf(news, id);
       try {
         if (isNativeState(olds) && !planUpdate(k.policies, k.planner, before, plain, id).diff.changes) {

@@ -65,6 +65,8 @@ export function buildDataSource(kind: Kind, lookup: Lookup): TfDataSourceType {
     attributes,
     objectType: ctyOf({ kind: "object", attributes }),
     secrets: attributes.filter((a) => a.sensitive).map((a) => a.field),
+    // A data source keeps no state between runs: nothing to upgrade.
+    schemaVersion: 0,
     lookup,
   };
 }

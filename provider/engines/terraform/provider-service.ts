@@ -11,7 +11,7 @@ import { TYPE_NAMES } from "./kind-modules";
 import { TERRAFORM_ENGINE } from "./engine";
 import { argsOf, buildDataSources, dataSource, dataStateOf } from "./data-sources";
 import { ctyOf, resourceType, resourceTypes, type TfAttribute, type TfResourceType } from "./schema";
-import { decodePrivate, encodePrivate, fromHandler, holderOf, inputsOf, newHolder, planningHolder, propsOf, stateOf, withHolder, withIdentity } from "./state";
+import { decodePrivate, encodePrivate, fromHandler, holderOf, inputsOf, newHolder, planningHolder, propsOf, stateOf, upgradeStored, withHolder, withIdentity } from "./state";
 import type { Stopper } from "./stopper";
 import type { Provider } from "../../../proto/gen/tfplugin6/tfplugin6_pb";
 
@@ -104,10 +104,13 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
       }),
     upgradeResourceState: (req) =>
       guarded(async () => {
-        const { type } = await typeOrError(req.typeName);
+        const { type, kind } = await typeOrError(req.typeName);
         const raw = req.rawState?.json;
-        const value = raw && raw.length > 0 ? decodeStateJson(raw, type.objectType) : null;
-        // Attributes this release no longer has are dropped by the typed decoding; new ones are null.
+        if (!raw || raw.length === 0) return { upgradedState: dv(null, type.objectType) };
+        // State of this release's schema version decodes as it is (a new optional attribute is
+        // null); older state goes through the kind's migrations, and newer state is refused.
+        const from = Number(req.version);
+        const value = from === type.schemaVersion ? decodeStateJson(raw, type.objectType) : upgradeStored(type, kind, new TextDecoder().decode(raw), from);
         return { upgradedState: dv(value, type.objectType) };
       }),
     readResource: (req) =>
@@ -342,5 +345,5 @@ function schemaOf(type: TfResourceType) {
       block: { attributes: (a.node.kind === "object" ? a.node.attributes : []).map(attributeSchema), description: a.description },
     }));
   const attributes = type.attributes.filter((a) => !(BLOCKS.has(a.name) && a.node.kind === "object")).map(attributeSchema);
-  return { block: { attributes, blockTypes, description: type.description } };
+  return { version: BigInt(type.schemaVersion), block: { attributes, blockTypes, description: type.description } };
 }

@@ -11,16 +11,17 @@ import { getAsset, isSea } from "node:sea";
  */
 export const SCHEMA_FILE = "provider-schema.json";
 
-/** The answer as JSON: the attribute types (bytes of cty JSON) as their text. */
+/** The answer as JSON: the attribute types (bytes of cty JSON) as their text, the schema versions (int64) as decimal text. */
 export function schemaToJson(answer: unknown): string {
-  return JSON.stringify(answer, (_key, value) => (value instanceof Uint8Array ? { cty: new TextDecoder().decode(value) } : value));
+  return JSON.stringify(answer, (_key, value) =>
+    value instanceof Uint8Array ? { cty: new TextDecoder().decode(value) } : typeof value === "bigint" ? { int64: value.toString() } : value,
+  );
 }
 
 /** The answer back from {@link schemaToJson}'s text. */
 export function schemaFromJson(text: string): Record<string, unknown> {
-  return JSON.parse(text, (_key, value) =>
-    value !== null && typeof value === "object" && Object.keys(value).length === 1 && typeof value.cty === "string" ? new TextEncoder().encode(value.cty) : value,
-  );
+  const only = (value: unknown, key: string) => value !== null && typeof value === "object" && Object.keys(value).length === 1 && typeof (value as Record<string, unknown>)[key] === "string";
+  return JSON.parse(text, (_key, value) => (only(value, "cty") ? new TextEncoder().encode(value.cty) : only(value, "int64") ? BigInt(value.int64) : value));
 }
 
 /**

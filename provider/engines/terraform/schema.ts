@@ -51,6 +51,8 @@ export interface TfResourceType {
   nameField?: string;
   /** Handler fields whose values are secrets (never written to the provider's private state). */
   secrets: readonly string[];
+  /** The kind's state schema version: the schema's `version`, tofu's `schema_version` of stored objects. */
+  schemaVersion: number;
 }
 
 export { terraformTypeName };
@@ -167,6 +169,7 @@ export function buildResourceType(kind: Kind): TfResourceType {
     objectType: ctyOf({ kind: "object", attributes }),
     nameField: Object.hasOwn(kind.allInputs, "name") ? "name" : undefined,
     secrets,
+    schemaVersion: kind.schemaVersion,
   };
 }
 

@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
+import type { Kind } from "../../core/definition/kind";
+import { upgradeProps, withSchemaVersion } from "../../core/definition/migration";
 import type { Holder } from "../../core/engine";
 import { ownerMarker } from "../../core/naming";
 import { sortKeys } from "../../core/sort-keys";
 import { deepEqual } from "../../core/planner";
 import { UNKNOWN } from "../../core/unknown";
-import { hasUnknown, type TfValue, UNKNOWN_VALUE } from "./codec";
-import type { TfAttribute, TfNode, TfResourceType } from "./schema";
+import { decodeStateJson, hasUnknown, type TfValue, UNKNOWN_VALUE } from "./codec";
+import { attributeName, type TfAttribute, type TfNode, type TfResourceType } from "./schema";
 
 /** Handler properties: what the Pulumi dynamic provider would hold for the object (camelCase). */
 export type Props = Record<string, unknown>;
@@ -79,12 +81,14 @@ export function inputsOf(type: TfResourceType, state: TfObject): Props {
 /**
  * The handler properties of a stored object, as the Pulumi state would hold them: the private state
  * (everything the last operation or read returned, normalized by the handler, secrets left out)
- * plus the secrets from their sensitive attributes. State without private data (written by hand, or
- * by an older release) gives the attributes' values.
+ * plus the secrets from their sensitive attributes (the private state keeps the schema version it
+ * was written at: the core upgrades it). State without private data (written by hand, or by an
+ * older release) gives the attributes' values, at this release's schema version.
  */
 export function propsOf(type: TfResourceType, state: TfObject, privateProps: Props): Props {
   if (Object.keys(privateProps).length === 0) {
-    return objectToHandler(type.attributes.filter((a) => a.field !== "id"), state);
+    // Stored attributes are this release's: tofu upgrades them (UpgradeResourceState) before any other call.
+    return withSchemaVersion(type.schemaVersion, objectToHandler(type.attributes.filter((a) => a.field !== "id"), state));
   }
   const props: Props = { ...privateProps };
   for (const attr of type.attributes) {
@@ -177,4 +181,41 @@ export function encodePrivate(type: TfResourceType, props: Props): Uint8Array {
 export function decodePrivate(bytes: Uint8Array | undefined): Props {
   if (!bytes || bytes.length === 0) return {};
   return JSON.parse(new TextDecoder().decode(bytes)) as Props;
+}
+
+/**
+ * A stored object tofu recorded at schema version `from` (its `schema_version`), as JSON in the
+ * attribute names of the release that wrote it, upgraded to this release's attributes through the
+ * kind's migrations (core/definition/migration.ts): today's attributes are decoded by their types;
+ * the fields migrations read (retired ones by the names they had in HCL, converted ones whose type
+ * may have changed) are taken as stored.
+ */
+export function upgradeStored(type: TfResourceType, kind: Kind, json: string, from: number): TfObject {
+  const stored = JSON.parse(json) as Record<string, TfValue>;
+  const taken = migratedFields(kind);
+  const names = new Set(taken.map((field) => attributeName(field, {})));
+  const typed = decodeStateJson(new TextEncoder().encode(JSON.stringify(Object.fromEntries(Object.entries(stored).filter(([name]) => !names.has(name))))), type.objectType) as TfObject;
+  const props = objectToHandler(
+    type.attributes.filter((a) => a.field !== "id"),
+    typed,
+  );
+  for (const field of taken) {
+    const value = stored[attributeName(field, {})];
+    if (value !== undefined && value !== null) props[field] = camelKeys(value);
+  }
+  return stateOf(type, String(stored.id ?? ""), upgradeProps(kind.type, kind.migrations, props, from));
+}
+
+/** The fields the kind's migrations read from stored state: renamed, split and converted ones. */
+function migratedFields(kind: Kind): string[] {
+  return (kind.migrations ?? []).flatMap((m) =>
+    m.steps.flatMap((step) => ("rename" in step ? [step.rename] : "split" in step ? [step.split] : "convert" in step && typeof step.convert === "string" ? [step.convert] : [])),
+  );
+}
+
+/** A migrated attribute's value in definition keys: nested objects' HCL names in camelCase (a dynamic value's `{value, type}` is not unwrapped). */
+function camelKeys(value: TfValue): unknown {
+  if (Array.isArray(value)) return value.map(camelKeys);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()), camelKeys(v)]));
 }
