@@ -15,7 +15,7 @@ const GET = { __clusterformGet: true };
 export class Cluster extends pulumi.CustomResource {
   declare readonly name: pulumi.Output<string>;
   declare readonly profile: pulumi.Output<string>;
-  declare readonly timeout: pulumi.Output<number | undefined>;
+  declare readonly actionTimeout: pulumi.Output<string | undefined>;
   declare readonly metadata: pulumi.Output<Record<string, unknown> | undefined>;
   declare readonly config: pulumi.Output<Record<string, unknown> | undefined>;
   declare readonly minSize: pulumi.Output<number>;
@@ -34,10 +34,10 @@ export class Cluster extends pulumi.CustomResource {
     super(
       "clusterform:senlin:Cluster",
       name,
-      args === (GET as unknown) ? { ...GET, name: undefined, profile: undefined, timeout: undefined, metadata: undefined, config: undefined, minSize: undefined, maxSize: undefined, desiredCapacity: undefined, policies: undefined, profileOnly: undefined, capacityOwner: undefined, deletionPolicy: undefined, timeouts: undefined, status: undefined, statusReason: undefined, nodeIds: undefined, profileName: undefined } : {
+      args === (GET as unknown) ? { ...GET, name: undefined, profile: undefined, actionTimeout: undefined, metadata: undefined, config: undefined, minSize: undefined, maxSize: undefined, desiredCapacity: undefined, policies: undefined, profileOnly: undefined, capacityOwner: undefined, deletionPolicy: undefined, timeouts: undefined, status: undefined, statusReason: undefined, nodeIds: undefined, profileName: undefined } : {
         name: args.name,
         profile: args.profile,
-        timeout: args.timeout,
+        actionTimeout: args.actionTimeout,
         metadata: args.metadata,
         config: args.config,
         minSize: args.minSize,
@@ -188,8 +188,12 @@ export interface ClusterSummary {
   maxSize: number;
   /** Nodes wanted, between `minSize` and `maxSize` (EXACT_CAPACITY). */
   desiredCapacity?: number;
-  /** Default timeout of the cluster's actions, seconds. */
-  timeout: number;
+  /**
+   * How long Senlin lets each of the cluster's actions (create, resize, scale, update) run before it fails the
+   * action: Senlin's `timeout`, as a duration of whole seconds (`"30m"`, `"1h30m"`). Until 0.3.0 this was
+   * `timeout`, in seconds.
+   */
+  actionTimeout: string;
   /** Free-form metadata; the key `clusterform.dev/owner` is reserved. */
   metadata?: Record<string, unknown>;
   /** Cluster configuration, e.g. `{ "node.name.format": "web-$3I" }`. */
@@ -278,8 +282,8 @@ export interface GetClusterResult {
   readonly name: string;
   /** The profile nodes are built from (name, short id or UUID). A change is Senlin's rolling update of the nodes; Senlin refuses a profile of another profile type. */
   readonly profile: string;
-  /** Default timeout of the cluster's actions, seconds. */
-  readonly timeout: number;
+  /** How long Senlin lets each of the cluster's actions (create, resize, scale, update) run before it fails the action: Senlin's `timeout`, as a duration of whole seconds (`"30m"`, `"1h30m"`). Until 0.3.0 this was `timeout`, in seconds. */
+  readonly actionTimeout: string;
   /** Free-form metadata; the key `clusterform.dev/owner` is reserved. */
   readonly metadata?: Record<string, unknown>;
   /** Cluster configuration, e.g. `{ "node.name.format": "web-$3I" }`. */

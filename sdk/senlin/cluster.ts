@@ -39,12 +39,13 @@ export interface ClusterArgs {
    */
   profile: pulumi.Input<string>;
   /**
-   * Default timeout of the cluster's actions, seconds. Allowed: 1 to 2147483647. Changes in place
-   * (UpdateCluster). Left out, the object keeps the value the platform has (no change is planned, also after
-   * an import).
-   * @default the server's default_action_timeout (3600)
+   * How long Senlin lets each of the cluster's actions (create, resize, scale, update) run before it fails the
+   * action: Senlin's `timeout`, as a duration of whole seconds (`"30m"`, `"1h30m"`). Until 0.3.0 this was
+   * `timeout`, in seconds. Changes in place (UpdateCluster). Left out, the object keeps the value the platform
+   * has (no change is planned, also after an import).
+   * @default the server's default_action_timeout (1h)
    */
-  timeout?: pulumi.Input<number>;
+  actionTimeout?: pulumi.Input<string>;
   /**
    * Free-form metadata; the key `clusterform.dev/owner` is reserved. Changes in place (UpdateCluster).
    * @default {}
@@ -116,9 +117,9 @@ export interface ClusterArgs {
 
 /**
  * An OpenStack Senlin cluster: a set of identical nodes kept at a size. Create waits for the create action and
- * attaches the policies; size and bounds change with one `resize`; name, profile, timeout, metadata and config
- * with one PATCH; delete detaches the policies and waits until the cluster is gone. Credentials come from
- * `OS_*`, `clouds.yaml` or the provider configuration.
+ * attaches the policies; size and bounds change with one `resize`; name, profile, actionTimeout, metadata and
+ * config with one PATCH; delete detaches the policies and waits until the cluster is gone. Credentials come
+ * from `OS_*`, `clouds.yaml` or the provider configuration.
  */
 export class Cluster extends DynamicResource {
   /** ACTIVE, WARNING, ERROR, ... as Senlin reports it. */
@@ -133,8 +134,8 @@ export class Cluster extends DynamicResource {
   declare readonly name: pulumi.Output<string>;
   /** The `profile` the resource was given. */
   declare readonly profile: pulumi.Output<string>;
-  /** The `timeout` the resource was given. */
-  declare readonly timeout: pulumi.Output<number | undefined>;
+  /** The `actionTimeout` the resource was given. */
+  declare readonly actionTimeout: pulumi.Output<string | undefined>;
   /** The `metadata` the resource was given. */
   declare readonly metadata: pulumi.Output<Record<string, unknown> | undefined>;
   /** The `config` the resource was given. */
@@ -161,7 +162,7 @@ export class Cluster extends DynamicResource {
       name,
       {
         name: undefined,
-        timeout: undefined,
+        actionTimeout: undefined,
         metadata: undefined,
         config: undefined,
         minSize: undefined,

@@ -5,7 +5,18 @@ import { terraformTypeName } from "../../provider/engines/terraform/kind-modules
 import { type AuditEntry, type LocalPlane, writes } from "../harness/local-plane";
 import { applyArgs, openTofuDir, planArgs, type TofuDir, type TofuResult } from "../harness/tofu";
 import { PLATFORM_CREDENTIALS_ENV } from "../harness/tofu-plane";
-import { ALL_KINDS, fixtureInventory, fixtures, objectsOf, planePasswords, rewriteEndpoint, startFixturePlane } from "../harness/upgrade-fixture";
+import {
+  ALL_KINDS,
+  changesSince,
+  editedProgram,
+  fixtureInventory,
+  fixtures,
+  objectsOf,
+  planePasswords,
+  rewriteEndpoint,
+  startFixturePlane,
+  storedAfterChanges,
+} from "../harness/upgrade-fixture";
 import { packageWorkspace } from "../harness/workspace";
 
 // Upgrade safety on OpenTofu: each directory under test/fixtures/upgrade-tofu holds main.tf and the
@@ -69,6 +80,8 @@ describe.each(all)("the state written by release $version", (fixture) => {
     Object.assign(tofu.env, PLATFORM_CREDENTIALS_ENV);
     // The working copy's state names this plane where the fixture's names the one it was written against.
     writeFileSync(path.join(tofu.dir, "terraform.tfstate"), rewriteEndpoint(stateText, meta, plane.url));
+    // The configuration as users must change it for the releases since (an attribute the schema no longer has).
+    writeFileSync(path.join(tofu.dir, "main.tf"), editedProgram("tofu", fixture, config));
     seeded = await fixtureInventory(plane);
   });
 
@@ -115,13 +128,19 @@ describe.each(all)("the state written by release $version", (fixture) => {
     expect(writes(calls)).toEqual([]);
   });
 
-  it("refreshes every resource without changing any attribute, and writes nothing", async () => {
-    const before = tofu.stored();
+  it("refreshes every resource without changing any attribute (but as later releases store them), and writes nothing", async () => {
+    const recorded = tofu.stored();
     const { result, calls } = await callsOf(() => tofu.ok(applyArgs().concat("-refresh-only")));
     expect(result.stdout).toContain("No changes.");
     expect(writes(calls)).toEqual([]);
-    expect(Object.keys(before).sort()).toEqual(instances.map((i) => i.address).sort());
-    expect(tofu.stored()).toEqual(before);
+    expect(Object.keys(recorded).sort()).toEqual(instances.map((i) => i.address).sort());
+    // A field a later release renamed is stored under its new name, with its kind's new schema version.
+    const kindAt = Object.fromEntries(instances.map((i) => [i.address, i.kind]));
+    const expected = Object.fromEntries(Object.entries(recorded).map(([address, r]) => [address, { values: storedAfterChanges(fixture, kindAt[address], "tofu", r.values, false) }]));
+    expect(tofu.stored()).toEqual(expected);
+    const versions = managed(readFileSync(path.join(tofu.dir, "terraform.tfstate"), "utf8")).map((r) => [r.kind, r.instances.map((i) => i.schema_version)]);
+    const migrated = new Map(changesSince(fixture).map((c) => [c.kind, c.schemaVersion]));
+    expect(Object.fromEntries(versions)).toEqual(Object.fromEntries(versions.map(([kind, v]) => [kind, (v as number[]).map(() => migrated.get(kind as string) ?? 0)])));
     expect(await fixtureInventory(plane)).toEqual(seeded);
   });
 

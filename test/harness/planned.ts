@@ -132,7 +132,8 @@ const ARGS: Readonly<Record<string, Readonly<Record<string, ArgSource>>>> = {
     name: (b) => b.cluster?.name,
     profile: (b) => b.cluster?.profile_id,
     profileOnly: (b) => b.cluster?.profile_only,
-    timeout: (b) => b.cluster?.timeout,
+    // Senlin takes seconds; the input is a duration.
+    actionTimeout: (b) => (b.cluster?.timeout === undefined ? undefined : `${b.cluster.timeout / 60}m`),
     metadata: { read: (b) => withoutOwner(b.cluster?.metadata), unset: {} },
     config: (b) => b.cluster?.config,
   },

@@ -148,3 +148,89 @@ export function objectsOf(kind: string, id: string, nodeIds: unknown): string[] 
       return [`${kind} ${id}`];
   }
 }
+
+/**
+ * What a release after a fixture's changed in stored state and asks of programs, as the upgrade
+ * notes (docs/lifecycle.md, "State written by an older release") tell users: the tests' own account,
+ * written by hand, not read from the provider's migrations.
+ */
+export interface ReleaseChange {
+  readonly release: string;
+  readonly kind: string;
+  /** The kind's state schema version from this release on. */
+  readonly schemaVersion: number;
+  /** The stored field the release retired, and what it became (for the fixtures' values), by engine names. */
+  readonly state: { readonly pulumi: StoredChange; readonly tofu: StoredChange };
+  /** The edit that writes a program of each engine for this release ([what the fixture's program says, what to write instead]). */
+  readonly edits: Readonly<Record<FixtureEngine, readonly (readonly [RegExp, string])[]>>;
+  /** Engines whose programs may still use the old name (read as the new one, with a warning). */
+  readonly oldNameReads: readonly FixtureEngine[];
+  /** The warning a program still using the old name gets. */
+  readonly warning: string;
+}
+
+interface StoredChange {
+  readonly removed: string;
+  readonly added: Readonly<Record<string, unknown>>;
+}
+
+export const RELEASE_CHANGES: readonly ReleaseChange[] = [
+  {
+    // A Senlin cluster's `timeout: 1800` (seconds) is `actionTimeout: "30m"`. A JavaScript program of
+    // the dynamic provider may keep the old name for now (read as the new one, with a warning); the
+    // YAML program and HCL must change, as their schemas no longer have it.
+    release: "0.3.0",
+    kind: "senlin:Cluster",
+    schemaVersion: 1,
+    state: { pulumi: { removed: "timeout", added: { actionTimeout: "30m" } }, tofu: { removed: "timeout", added: { action_timeout: "30m" } } },
+    edits: {
+      dynamic: [[/\btimeout: 1800,/, 'actionTimeout: "30m",']],
+      native: [[/\btimeout: 1800\b/, "actionTimeout: 30m"]],
+      tofu: [[/\btimeout(\s*)= 1800\b/, 'action_timeout$1= "30m"']],
+    },
+    oldNameReads: ["dynamic"],
+    warning: 'senlin:Cluster: the input "timeout" was replaced in 0.3.0',
+  },
+];
+
+/** The release changes made after the fixture's release. */
+export function changesSince(fixture: Fixture): ReleaseChange[] {
+  return RELEASE_CHANGES.filter((c) => compareVersions(c.release, fixture.version) > 0);
+}
+
+/** `a` against `b` as release numbers (`0.10.0` after `0.9.0`). */
+function compareVersions(a: string, b: string): number {
+  return a.localeCompare(b, "en", { numeric: true });
+}
+
+/**
+ * A fixture's program text as this release asks it to be written (each change's edit; one must
+ * match); `required` keeps the fixture's text where the engine still reads the old name.
+ */
+export function editedProgram(engine: FixtureEngine, fixture: Fixture, text: string, required = false): string {
+  let edited = text;
+  for (const change of changesSince(fixture)) {
+    if (required && change.oldNameReads.includes(engine)) continue;
+    for (const [from, to] of change.edits[engine]) {
+      if (!from.test(edited)) throw new Error(`the ${fixture.version} fixture's program has no ${from} to change for ${change.release}`);
+      edited = edited.replace(from, to);
+    }
+  }
+  return edited;
+}
+
+/**
+ * A kind's stored fields (a Pulumi resource's inputs or outputs, a tofu instance's attributes) as
+ * this release stores them after reading the fixture's: each later release's change applied.
+ */
+export function storedAfterChanges(fixture: Fixture, kind: string, names: "pulumi" | "tofu", stored: Record<string, unknown> | undefined, versioned: boolean): Record<string, unknown> | undefined {
+  if (stored === undefined) return undefined;
+  let result = { ...stored };
+  for (const change of changesSince(fixture).filter((c) => c.kind === kind)) {
+    const { removed, added } = change.state[names];
+    if (!(removed in result)) continue;
+    const { [removed]: _gone, ...rest } = result;
+    result = { ...rest, ...added, ...(versioned ? { __schemaVersion: change.schemaVersion } : {}) };
+  }
+  return result;
+}

@@ -1,10 +1,21 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import type { Deployment } from "@pulumi/pulumi/automation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changingSteps, type EngineStack, openStack, type RunResult, resourceSteps } from "./engine";
 import { type LocalPlane, writes } from "./local-plane";
-import { ALL_KINDS, fixtureInventory, fixtures, objectsOf, planePasswords, rewriteEndpoint, startFixturePlane } from "./upgrade-fixture";
+import {
+  ALL_KINDS,
+  changesSince,
+  editedProgram,
+  fixtureInventory,
+  fixtures,
+  objectsOf,
+  planePasswords,
+  rewriteEndpoint,
+  startFixturePlane,
+  storedAfterChanges,
+} from "./upgrade-fixture";
 import { packageWorkspace } from "./workspace";
 
 // The upgrade-safety suite of a Pulumi engine (the dynamic provider, the native plugin): each fixture
@@ -30,6 +41,9 @@ interface StateResource {
 
 /** Files of a fixture that are not the program and its stack config. */
 const NOT_PROGRAM = new Set(["state.json", "fixture.json", "README.md", "plane"]);
+
+/** The file holding each engine's program (the one a release's edit changes). */
+const PROGRAM_FILE = { dynamic: "index.js", native: "Pulumi.yaml" } as const;
 
 /** Registers the upgrade-safety tests of every fixture of `engine`. */
 export function describePulumiUpgrades(engine: keyof typeof ENGINES): void {
@@ -62,13 +76,18 @@ export function describePulumiUpgrades(engine: keyof typeof ENGINES): void {
     let seeded: string[];
     let preview: RunResult;
     let previewCalls: unknown[];
+    let programDir: string;
+    const changes = changesSince(fixture);
 
     beforeAll(async () => {
       // The package under test, installed as users install it.
       const workspace = packageWorkspace();
       plane = await startFixturePlane(fixture, workspace);
-      const programDir = mkdtempSync(path.join(workspace, `upgrade-${engine}-${version}-`));
+      programDir = mkdtempSync(path.join(workspace, `upgrade-${engine}-${version}-`));
       for (const file of readdirSync(dir).filter((f) => !NOT_PROGRAM.has(f))) cpSync(path.join(dir, file), path.join(programDir, file));
+      // The program as users must change it for the releases since (a field their schema no longer has).
+      const programFile = path.join(programDir, PROGRAM_FILE[engine]);
+      writeFileSync(programFile, editedProgram(engine, fixture, readFileSync(programFile, "utf8"), true));
       // The same stack name as the fixture's: URNs and ownership markers derive from it.
       stack = await openStack({ programDir, stackName });
       // The recorded endpoint becomes this plane's, as if it had kept its port: in the provider
@@ -115,9 +134,12 @@ export function describePulumiUpgrades(engine: keyof typeof ENGINES): void {
       expect(seeded).toEqual(resources.flatMap((r) => objectsOf(kindOf(r) ?? "", r.id ?? "", r.outputs?.nodeIds)).sort());
     });
 
-    it.each(resources.map((r) => [`${kindOf(r)} ${r.urn.split("::").at(-1)}`, r.urn]))("previews %s with no change and no replacement", (_, urn) => {
+    it.each(resources.map((r) => [`${kindOf(r)} ${r.urn.split("::").at(-1)}`, r.urn, kindOf(r) ?? ""]))("previews %s with no change and no replacement", (_, urn, kind) => {
       const steps = resourceSteps(preview).filter((s) => s.urn === urn);
-      expect(steps.map((s) => ({ op: s.op, diffs: s.diffs, replaceKeys: s.replaceKeys }))).toEqual([{ op: "same", diffs: [], replaceKeys: [] }]);
+      // Where a later release renamed a field, the engine lists the recorded inputs' old name and the
+      // checked inputs' new one (and the schema version) beside the provider's "no change".
+      const renamed = changes.filter((c) => c.kind === kind).flatMap((c) => [c.state.pulumi.removed, ...Object.keys(c.state.pulumi.added), "__schemaVersion"]);
+      expect(steps.map((s) => ({ op: s.op, diffs: s.diffs.filter((d) => !renamed.includes(d)), replaceKeys: s.replaceKeys }))).toEqual([{ op: "same", diffs: [], replaceKeys: [] }]);
     });
 
     it("previews no step that changes anything, and makes no platform call", () => {
@@ -125,9 +147,34 @@ export function describePulumiUpgrades(engine: keyof typeof ENGINES): void {
       expect(previewCalls).toEqual([]);
     });
 
-    it("refreshes every resource without changing its inputs or outputs, and writes nothing", async () => {
+    const readsOldNames = changes.filter((c) => c.oldNameReads.includes(engine));
+
+    if (readsOldNames.length > 0) it("previews no change either with the program written for this release, and warns of nothing", async () => {
+      const programFile = path.join(programDir, PROGRAM_FILE[engine]);
+      const recordedProgram = readFileSync(programFile, "utf8");
+      writeFileSync(programFile, editedProgram(engine, fixture, recordedProgram));
+      try {
+        const since = await plane.lastSeq();
+        const rewritten = await stack.preview();
+        expect(changingSteps(rewritten)).toEqual([]);
+        expect(await plane.audit(since)).toEqual([]);
+        for (const change of readsOldNames) expect(rewritten.stdout).not.toContain(change.warning);
+      } finally {
+        writeFileSync(programFile, recordedProgram);
+      }
+    });
+
+    it("refreshes every resource without changing its inputs or outputs (but as later releases store them), and writes nothing", async () => {
       const recordedNow = async () => Object.fromEntries(userResources(await stack.exportState()).map((r) => [r.urn, { inputs: r.inputs, outputs: r.outputs }]));
-      const before = await recordedNow();
+      const recordedBefore = await recordedNow();
+      // The stored state reads as this release stores it: a field a release renamed under its new name, with the schema version.
+      const kindOfUrn = Object.fromEntries(resources.map((r) => [r.urn, kindOf(r) ?? ""]));
+      const before = Object.fromEntries(
+        Object.entries(recordedBefore).map(([urn, r]) => [
+          urn,
+          { inputs: r.inputs, outputs: storedAfterChanges(fixture, kindOfUrn[urn], "pulumi", r.outputs, true) },
+        ]),
+      );
       const since = await plane.lastSeq();
       const refresh = await stack.refresh();
       // It read every platform (the audit window sees calls) and wrote to none.
@@ -142,6 +189,20 @@ export function describePulumiUpgrades(engine: keyof typeof ENGINES): void {
       ).toEqual(resources.map((r) => `refresh ${r.urn}`).sort());
       expect(await recordedNow()).toEqual(before);
       expect(await fixtureInventory(plane)).toEqual(seeded);
+    });
+
+    it("runs an up of the recorded program that changes nothing and writes nothing, warning of each field read under an old name", async () => {
+      const since = await plane.lastSeq();
+      const up = await stack.up();
+      expect(changingSteps(up)).toEqual([]);
+      expect(writes(await plane.audit(since))).toEqual([]);
+      for (const change of readsOldNames) {
+        const holders = resources.filter((r) => kindOf(r) === change.kind);
+        expect(holders.length).toBeGreaterThan(0);
+        // Once per resource in the run's diagnostics (the CLI also shows it on the resource's row).
+        const diagnostics = /Diagnostics:\n([\s\S]*?)\n(?:Outputs|Resources):/.exec(up.stdout)?.[1] ?? "";
+        expect(diagnostics.split(change.warning).length - 1).toBe(holders.length);
+      }
     });
 
     it("destroys every object the state lists, leaving the plane empty", async () => {

@@ -64,6 +64,7 @@ const badKey = (what: string, field: string, key: string, value: unknown, allowe
 const DNS_LABEL = "must be a DNS-1123 label: 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit";
 const VERSION = 'must be a version MAJOR.MINOR.PATCH such as "1.13.4" (a leading "v" is allowed)';
 const DURATION = 'must be a duration such as "90s", "20m" or "1h30m" (units ms, s, m, h)';
+const ACTION_TIMEOUT = 'must be a duration of whole seconds from 1s to 2147483647s, such as "90s", "5m" or "1h30m"';
 const LABEL_VALUE = "must be a Kubernetes label value: empty or 1 to 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit";
 const UNKNOWN = "is not a known field";
 const CC_NAME = "must be 1 to 64 letters, digits, '_', '.' or '-', starting with a letter or digit";
@@ -189,7 +190,7 @@ const PLATFORMS: Record<string, Group[]> = {
         bad("a negative minSize", { minSize: -1 }, "minSize", between(0, 1000), "got -1"),
         bad("a maxSize below -1", { maxSize: -2 }, "maxSize", between(-1, 1000), "got -2"),
         bad("a fractional desiredCapacity", { desiredCapacity: 1.5 }, "desiredCapacity", between(0, 1000), "got 1.5"),
-        bad("a zero timeout", { timeout: 0 }, "timeout", between(1, 2147483647), "got 0"),
+        bad("a zero action timeout", { actionTimeout: "0s" }, "actionTimeout", ACTION_TIMEOUT, 'got "0s"'),
         bad("metadata given as a list", { metadata: ["a"] }, "metadata", "must be an object of keys to JSON values", 'got ["a"]'),
         bad("a policy listed twice", { policies: [{ policy: "deletion" }, { policy: "deletion" }] }, "policies[1].policy", "must name each policy once", 'got "deletion" again'),
         bad("profileOnly given as a string", { profileOnly: "yes" }, "profileOnly", "must be a boolean", 'got "yes"', "type"),
@@ -202,7 +203,7 @@ const PLATFORMS: Record<string, Group[]> = {
       inputs: [
         bad("a name with a space", { name: "web tier" }, "name", SENLIN_NAME, 'got "web tier"'),
         bad("a desiredCapacity above Senlin's node limit", { desiredCapacity: 1001 }, "desiredCapacity", between(0, 1000), "got 1001"),
-        bad("a timeout given as a string", { timeout: "600" }, "timeout", between(1, 2147483647), 'got "600"', "type"),
+        bad("an action timeout given in seconds", { actionTimeout: 600 }, "actionTimeout", ACTION_TIMEOUT, "got 600", "type"),
         badKey("the reserved metadata key", "metadata", "clusterform.dev/owner", "me", "is reserved: Clusterform sets clusterform.dev/owner"),
         bad("a policy field Senlin does not have", { policies: [{ policy: "deletion", priority: 1 }] }, "policies[0].priority", UNKNOWN, null, "unknown attribute"),
         bad("a timeout that is not a duration", { "timeouts.create": "soon" }, "timeouts.create", DURATION, 'got "soon"'),

@@ -89,7 +89,7 @@ const rows: Row<Spec>[] = [
     calls: onId("UpdateCluster"),
     expect: holds((c) => expect(c.metadata).toEqual({ team: "web", "clusterform.dev/owner": expect.stringMatching(/^[0-9a-f]{16}$/) })),
   },
-  { field: "timeout is one PATCH", resource: "c", change: change({ timeout: 600 }), op: "update", calls: onId("UpdateCluster"), expect: holds((c) => expect(c.timeout).toBe(600)) },
+  { field: "actionTimeout is one PATCH of Senlin's timeout, in seconds", resource: "c", change: change({ actionTimeout: "10m" }), op: "update", calls: onId("UpdateCluster"), expect: holds((c) => expect(c.timeout).toBe(600)) },
   {
     field: "config is one PATCH",
     resource: "c",
@@ -108,7 +108,7 @@ const rows: Row<Spec>[] = [
   },
   { field: "profileOnly alone changes nothing", resource: "c", change: change({ profileOnly: true }), op: STATE_ONLY, calls: () => [], expect: same },
   { field: "timeouts change nothing on the platform", resource: "c", change: change({ timeouts: { update: "10m" } }), op: STATE_ONLY, calls: () => [], expect: same },
-  { field: "name, metadata and timeout together are still one PATCH", resource: "c", change: change({ name: "web", metadata: {}, timeout: 900 }), op: "update", calls: onId("UpdateCluster"), expect: same },
+  { field: "name, metadata and actionTimeout together are still one PATCH", resource: "c", change: change({ name: "web", metadata: {}, actionTimeout: "15m" }), op: "update", calls: onId("UpdateCluster"), expect: same },
   {
     field: "a new policy is one policy_attach, the unchanged one untouched",
     resource: "c",

@@ -36,7 +36,7 @@ const raw = {
   minSize: 1,
   maxSize: 4,
   desiredCapacity: 2,
-  timeout: 600,
+  actionTimeout: "10m",
   metadata: { team: "a", tier: 1 },
   config: { "node.name.format": "w-$3I" },
   policies: [{ policy: "deletion", enabled: false }],
@@ -55,7 +55,7 @@ describe("senlin:Cluster import", () => {
     const created = (await clusterHandler.check({}, { __provider: "p", owner: "0123456789abcdef", resourceName: "bare", name: "bare", profile: "small" })).inputs;
     const { id } = await clusterHandler.create(created);
     const result = await importRoundTrip({ t, config, handler: clusterHandler, importer: clusterImport, id, created });
-    expect(result.inputs).toEqual({ name: "bare", autoNamed: false, profile: "small", minSize: 0, maxSize: -1, desiredCapacity: 0, owner: "fedcba9876543210", resourceName: "imported" });
+    expect(result.inputs).toEqual({ name: "bare", autoNamed: false, profile: "small", minSize: 0, maxSize: -1, desiredCapacity: 0, owner: "fedcba9876543210", resourceName: "imported", __schemaVersion: 1 });
   });
 
   it("fails clearly on a wrong-shaped id, a cluster that does not exist and an unreachable endpoint", async () => {

@@ -5,7 +5,7 @@ import { ClusterformError } from "../../../core/errors";
 import { senlinFilters } from "../catalog-ops";
 import { senlinClient } from "../client";
 import { outputsOf } from "./operations";
-import { CLUSTER_TIMEOUTS, DEFAULT_TIMEOUT_SECONDS, OWNER_KEY } from "./schema";
+import { actionTimeoutOf, CLUSTER_TIMEOUTS, DEFAULT_TIMEOUT_SECONDS, OWNER_KEY } from "./schema";
 
 type Props = Record<string, unknown>;
 
@@ -51,7 +51,7 @@ function inputsOf(cluster: Cluster, policies?: readonly { policy: string; enable
     minSize: cluster.minSize,
     maxSize: cluster.maxSize,
     desiredCapacity: cluster.desiredCapacity,
-    timeout: cluster.timeout === DEFAULT_TIMEOUT_SECONDS ? undefined : cluster.timeout,
+    actionTimeout: cluster.timeout === DEFAULT_TIMEOUT_SECONDS ? undefined : actionTimeoutOf(cluster.timeout),
     metadata: userMetadata(cluster.metadata),
     config: nonEmpty(cluster.config),
     policies: policies && policies.length > 0 ? policies : undefined,

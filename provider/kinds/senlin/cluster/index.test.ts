@@ -13,7 +13,9 @@ const DERIVED = expect.stringMatching(/^web-[0-9a-f]{7}$/);
 
 /** What the SDK sends for `new senlin.Cluster("web", { profile: "pserver" })`. */
 const raw: Props = { __provider: PROVIDER, owner: OWNER, resourceName: "web", profile: "pserver" };
-const FILLED = { name: DERIVED, autoNamed: true, minSize: 0, maxSize: -1, desiredCapacity: 0 };
+const ACTION_TIMEOUT = 'must be a duration of whole seconds from 1s to 2147483647s, such as "90s", "5m" or "1h30m", got';
+// Checked inputs carry the state schema version this release writes (the 0.3.0 migration's: 1).
+const FILLED = { name: DERIVED, autoNamed: true, minSize: 0, maxSize: -1, desiredCapacity: 0, __schemaVersion: 1 };
 
 const NAME = "must be a Senlin name: 1 to 254 characters, an ASCII letter first, then letters, digits, '_', '.' or '-', got";
 
@@ -30,6 +32,9 @@ describe("senlin clusterHandler.check", () => {
     ],
     ["accepts an unbounded max with any desired", { desiredCapacity: 1000 }, { ...FILLED, desiredCapacity: 1000 }],
     ["keeps metadata and config objects", { metadata: { team: "a", n: 1 }, config: { "node.name.format": "w-$3I" } }, { ...FILLED, metadata: { team: "a", n: 1 }, config: { "node.name.format": "w-$3I" } }],
+    ["keeps an action timeout of whole minutes as written", { actionTimeout: "30m" }, { ...FILLED, actionTimeout: "30m" }],
+    ["writes an action timeout as its shortest duration", { actionTimeout: "1800s" }, { ...FILLED, actionTimeout: "30m" }],
+    ["writes an action timeout of hours and seconds as its shortest duration", { actionTimeout: "90m5s" }, { ...FILLED, actionTimeout: "1h30m5s" }],
   ])("%s", async (_, patch, filled) => {
     expect(await clusterHandler.check({}, { ...raw, ...patch })).toEqual({ inputs: { ...raw, ...patch, ...filled, __provider: PROVIDER }, failures: [] });
   });
@@ -46,7 +51,9 @@ describe("senlin clusterHandler.check", () => {
     ["min above max", { minSize: 3, maxSize: 2 }, [{ property: "minSize", reason: "minSize must not exceed maxSize (2), got 3" }]],
     ["desired above max", { maxSize: 2, desiredCapacity: 3 }, [{ property: "desiredCapacity", reason: "desiredCapacity must be between minSize (0) and maxSize (2), got 3" }]],
     ["desired below min", { minSize: 2, desiredCapacity: 1 }, [{ property: "desiredCapacity", reason: "desiredCapacity must be between minSize (2) and maxSize (unbounded), got 1" }]],
-    ["a zero timeout", { timeout: 0 }, [{ property: "timeout", reason: "timeout must be an integer between 1 and 2147483647, got 0" }]],
+    ["a zero action timeout", { actionTimeout: "0s" }, [{ property: "actionTimeout", reason: `actionTimeout ${ACTION_TIMEOUT} "0s"` }]],
+    ["an action timeout of a fraction of a second", { actionTimeout: "1500ms" }, [{ property: "actionTimeout", reason: `actionTimeout ${ACTION_TIMEOUT} "1500ms"` }]],
+    ["an action timeout in seconds as a number (the 0.2.0 timeout's form)", { actionTimeout: 600 }, [{ property: "actionTimeout", reason: `actionTimeout ${ACTION_TIMEOUT} 600` }]],
     ["metadata given as a list", { metadata: ["a"] }, [{ property: "metadata", reason: 'metadata must be an object of keys to JSON values, got ["a"]' }]],
     [
       "the reserved metadata key",
@@ -107,5 +114,43 @@ describe("senlin clusterHandler.diff", () => {
     const { inputs: olds } = await clusterHandler.check({}, raw);
     const { inputs: news } = await clusterHandler.check(olds, { ...raw, desiredCapacity: 3 });
     expect(news.name).toBe(olds.name);
+  });
+});
+
+describe("a senlin cluster state written by 0.2.0 (schema version 0: `timeout` in seconds)", () => {
+  /** The inputs and outputs 0.2.0 recorded for a cluster created with `timeout: 1800`: no version, the old field. */
+  async function recordedBy020(): Promise<Props> {
+    const { inputs } = await clusterHandler.check({}, { ...raw, actionTimeout: "30m" });
+    const { actionTimeout: _new, __schemaVersion: _version, ...rest } = inputs;
+    return { ...rest, timeout: 1800, ...OUTPUTS };
+  }
+
+  it("checks a program of this release against it as the same cluster: the old inputs upgraded, no change planned", async () => {
+    const olds = await recordedBy020();
+    const { inputs, failures } = await clusterHandler.check(olds, { ...raw, actionTimeout: "30m" });
+    expect(failures).toEqual([]);
+    expect(inputs).toMatchObject({ name: olds.name, actionTimeout: "30m", __schemaVersion: 1 });
+    expect(inputs).not.toHaveProperty("timeout");
+    expect(await clusterHandler.diff("id-1", olds, inputs)).toEqual(NO_CHANGE);
+  });
+
+  it("reads a program still writing `timeout: 1800` as actionTimeout \"30m\": no change planned", async () => {
+    const olds = await recordedBy020();
+    const { inputs, failures } = await clusterHandler.check(olds, { ...raw, timeout: 1800 });
+    expect(failures).toEqual([]);
+    expect(inputs).toMatchObject({ actionTimeout: "30m", __schemaVersion: 1 });
+    expect(inputs).not.toHaveProperty("timeout");
+    expect(await clusterHandler.diff("id-1", olds, inputs)).toEqual(NO_CHANGE);
+  });
+
+  it("plans a real change of the action timeout as one in place", async () => {
+    const olds = await recordedBy020();
+    const { inputs } = await clusterHandler.check(olds, { ...raw, actionTimeout: "1h" });
+    expect(await clusterHandler.diff("id-1", olds, inputs)).toEqual(IN_PLACE);
+  });
+
+  it("refuses a bad value under the retired name as under the new one, naming the new field", async () => {
+    const { failures } = await clusterHandler.check({}, { ...raw, timeout: 0 });
+    expect(failures).toEqual([{ property: "actionTimeout", reason: `actionTimeout ${ACTION_TIMEOUT} "0ms"` }]);
   });
 });

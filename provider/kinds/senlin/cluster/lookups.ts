@@ -26,7 +26,7 @@ export const clusterLookups: readonly Lookup[] = [
       status: optional(v.oneOf(STATUSES), { description: "Only clusters in this status." }),
     },
     items: "clusters",
-    fields: ["name", "profile", "minSize", "maxSize", "desiredCapacity", "timeout", "metadata", "config", "status", "statusReason", "nodeIds", "profileName"],
+    fields: ["name", "profile", "minSize", "maxSize", "desiredCapacity", "actionTimeout", "metadata", "config", "status", "statusReason", "nodeIds", "profileName"],
     read: async () => (await import("./import")).listClusters,
   }),
 ];

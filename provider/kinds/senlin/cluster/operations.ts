@@ -10,7 +10,7 @@ import { type CreateContext, type OperationContext, PartialStateError, type Reso
 import { senlinClient } from "../client";
 import { type ActionRun, runAction, startAction, waitForAction } from "./actions";
 import { bindingMatches, type PolicyChanges, liveBindings, planPolicies } from "./policy-set";
-import { CLUSTER_CALLS, CLUSTER_TIMEOUTS, type CLUSTER_UPDATE_CALLS, type ClusterInputs, DEFAULT_TIMEOUT_SECONDS, OWNER_KEY, POLICY_ACTIONS, type PolicyBinding } from "./schema";
+import { actionTimeoutSeconds, CLUSTER_CALLS, CLUSTER_TIMEOUTS, type CLUSTER_UPDATE_CALLS, type ClusterInputs, DEFAULT_TIMEOUT_SECONDS, OWNER_KEY, POLICY_ACTIONS, type PolicyBinding } from "./schema";
 import { carryOut, type PlannedOperation } from "../../../core/plan/operation";
 
 type Props = Record<string, unknown>;
@@ -115,7 +115,7 @@ function createRequestOf(inputs: Inputs) {
     minSize: inputs.minSize,
     maxSize: inputs.maxSize,
     desiredCapacity: inputs.desiredCapacity,
-    timeout: inputs.timeout,
+    timeout: inputs.actionTimeout === undefined ? undefined : actionTimeoutSeconds(inputs.actionTimeout),
     metadata: metadataOf(inputs),
     config: inputs.config,
   };
@@ -157,7 +157,7 @@ async function createCluster(ctx: CreateContext, run: ActionRun, inputs: Inputs)
 
 /**
  * The PATCH body of an UpdateCluster's planned arguments (the changed fields among name, profile,
- * timeout, metadata and config, with `profileOnly` beside a new profile).
+ * actionTimeout (Senlin's `timeout`, in seconds), metadata and config, with `profileOnly` beside a new profile).
  */
 function patchOf(args: Props, owner: string): ClusterUpdate {
   const update: ClusterUpdate = {};
@@ -166,7 +166,7 @@ function patchOf(args: Props, owner: string): ClusterUpdate {
     update.profileId = String(args.profile);
     if (args.profileOnly === true) update.profileOnly = true;
   }
-  if ("timeout" in args) update.timeout = (args.timeout as number | undefined) ?? DEFAULT_TIMEOUT_SECONDS;
+  if ("actionTimeout" in args) update.timeout = args.actionTimeout === undefined ? DEFAULT_TIMEOUT_SECONDS : actionTimeoutSeconds(String(args.actionTimeout));
   if ("metadata" in args) update.metadata = { ...(args.metadata as Props | undefined), [OWNER_KEY]: owner };
   if ("config" in args) update.config = (args.config as Record<string, unknown> | undefined) ?? {};
   return update;
@@ -197,7 +197,7 @@ function resizeParamsOf(args: Props): ResizeParams {
   return { ...capacity, minSize, maxSize, strict: strict ?? true };
 }
 
-const PATCHED = ["name", "profile", "timeout", "metadata", "config", "profileOnly"] as const;
+const PATCHED = ["name", "profile", "actionTimeout", "metadata", "config", "profileOnly"] as const;
 const RESIZED = ["minSize", "maxSize", "desiredCapacity"] as const;
 const pick = (from: Props, keys: readonly string[]): Props => Object.fromEntries(keys.map((k) => [k, from[k]]));
 

@@ -9,7 +9,7 @@ type Props = Record<string, unknown>;
 type UpdateCall = CallOf<typeof CLUSTER_UPDATE_CALLS>;
 
 /** The fields one PATCH (UpdateCluster) sends, in the order the patch lists them. */
-const PATCHED = ["name", "profile", "profileOnly", "timeout", "metadata", "config"] as const;
+const PATCHED = ["name", "profile", "profileOnly", "actionTimeout", "metadata", "config"] as const;
 
 /** The bindings of a state or of new inputs, `enabled` filled in (an HCL state keeps an unset one null). */
 const bindings = (v: unknown): PolicyBinding[] => (Array.isArray(v) ? (v as PolicyBinding[]).map((b) => ({ policy: b.policy, enabled: b.enabled ?? true })) : []);

@@ -1,12 +1,16 @@
 import { z } from "zod";
 import { OWNER_LABEL_KEY } from "../../../core/naming";
-import { describeValue, isUnknown, orUnknown, UNKNOWN } from "../../../core/validation";
+import { formatDuration, parseDuration } from "../../../core/deadline";
+import { describeValue, isUnknown, orUnknown, secondsDuration, UNKNOWN } from "../../../core/validation";
 import { AUTO_NAMED, defineFields, type InputsOf, OWNERSHIP } from "../../../core/definition/kind";
 import { defaulted, ignored, inPlace, optional, required, type Value, v } from "../../../core/definition/values";
 import { defineCalls, extendCalls } from "../../../core/plan/calls";
 
 /** Senlin's `max_nodes_per_cluster` default: no size or bound above it is accepted. */
 export const MAX_NODES = 1000;
+
+/** Senlin's largest `timeout` (an int32 of seconds). */
+const MAX_ACTION_TIMEOUT_SECONDS = 2_147_483_647;
 
 /** The metadata key that marks a cluster as created by one Pulumi resource (Senlin names are not unique). */
 export const OWNER_KEY = OWNER_LABEL_KEY;
@@ -97,7 +101,7 @@ export const clusterKind = defineFields({
   type: "senlin:Cluster",
   description:
     "An OpenStack Senlin cluster: a set of identical nodes kept at a size. Create waits for the create action and attaches " +
-    "the policies; size and bounds change with one `resize`; name, profile, timeout, metadata and config with one PATCH; " +
+    "the policies; size and bounds change with one `resize`; name, profile, actionTimeout, metadata and config with one PATCH; " +
     "delete detaches the policies and waits until the cluster is gone. Credentials come from `OS_*`, `clouds.yaml` or the " +
     "provider configuration.",
   hidden: { ...OWNERSHIP, ...AUTO_NAMED },
@@ -115,9 +119,11 @@ export const clusterKind = defineFields({
         "Senlin refuses a profile of another profile type.",
       policy: UPDATE,
     }),
-    timeout: optional(v.int(1, 2_147_483_647), {
-      description: "Default timeout of the cluster's actions, seconds.",
-      default: "the server's default_action_timeout (3600)",
+    actionTimeout: optional(v.custom({ kind: "string" }, actionTimeout()), {
+      description:
+        "How long Senlin lets each of the cluster's actions (create, resize, scale, update) run before it fails the action: " +
+        "Senlin's `timeout`, as a duration of whole seconds (`\"30m\"`, `\"1h30m\"`). Until 0.3.0 this was `timeout`, in seconds.",
+      default: "the server's default_action_timeout (1h)",
       serverDefault: true,
       policy: UPDATE,
     }),
@@ -167,6 +173,15 @@ export const clusterKind = defineFields({
   },
   timeouts: { create: "30m", update: "30m", delete: "30m" },
   deletionPolicy: true,
+  migrations: [
+    {
+      release: "0.3.0",
+      why:
+        "the action timeout was `timeout`, a number of seconds beside `timeouts`, whose values are durations; " +
+        "it is now `actionTimeout`, a duration like every other time the provider takes",
+      steps: [{ rename: "timeout", to: "actionTimeout", convert: (seconds) => (typeof seconds === "number" ? actionTimeoutOf(seconds) : seconds) }],
+    },
+  ],
   importId: {
     shape: "the Senlin cluster id (a UUID, as `openstack cluster show` prints it)",
     example: "0a9b1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d",
@@ -200,7 +215,7 @@ export function sizeProblems(inputs: { minSize?: unknown; maxSize?: unknown; des
 }
 
 /**
- * How each input is changed: Senlin changes everything in place. Name, metadata, timeout, config
+ * How each input is changed: Senlin changes everything in place. Name, metadata, actionTimeout, config
  * and profile are one PATCH; the size fields one `resize` action; each policy its own action.
  */
 export const clusterPolicies = clusterKind.policies;
@@ -208,5 +223,23 @@ export const clusterPolicies = clusterKind.policies;
 /** Default timeouts: Senlin creates servers, which takes minutes. */
 export const CLUSTER_TIMEOUTS = clusterKind.timeouts;
 
-/** Senlin's `default_action_timeout`: what an unset `timeout` means. */
+/** Senlin's `default_action_timeout`: what an unset `actionTimeout` means. */
 export const DEFAULT_TIMEOUT_SECONDS = 3600;
+
+/**
+ * An action timeout: a duration of whole seconds (Senlin takes seconds), written as the shortest
+ * duration for the same time (`"1800s"` is `"30m"`), as a migrated state and an import write it.
+ */
+function actionTimeout(): z.ZodType<string, unknown> {
+  return secondsDuration(1, MAX_ACTION_TIMEOUT_SECONDS).transform((text) => (text === UNKNOWN ? text : formatDuration(parseDuration(text)))) as unknown as z.ZodType<string, unknown>;
+}
+
+/** Seconds of a validated action timeout (`"30m"`: 1800). */
+export function actionTimeoutSeconds(text: string): number {
+  return parseDuration(text) / 1000;
+}
+
+/** An action timeout in seconds as the input writes it (1800: `"30m"`). */
+export function actionTimeoutOf(seconds: number): string {
+  return formatDuration(seconds * 1000);
+}
