@@ -85,7 +85,7 @@ class Block {
     let prior: TfObject | null = null;
     if (this.state) {
       const raw = new TextEncoder().encode(JSON.stringify(stateJson(this.state, schema.objectType)));
-      const upgraded = await p.client.upgradeResourceState({ typeName: this.typeName, version: 0n, rawState: { json: raw } });
+      const upgraded = await p.client.upgradeResourceState({ typeName: this.typeName, version: p.versionOf(this.typeName), rawState: { json: raw } });
       expect(upgraded.diagnostics).toEqual([]);
       const read = await p.client.readResource({ typeName: this.typeName, currentState: upgraded.upgradedState, private: this.private });
       expect(read.diagnostics).toEqual([]);

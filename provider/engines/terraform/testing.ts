@@ -46,6 +46,8 @@ export interface TofuProvider {
   client: Client<typeof Provider>;
   stopper: Stopper;
   schemaOf(typeName: string): TypeSchema;
+  /** A resource type's schema version, which tofu records beside each object (`schema_version`) and sends back with its state. */
+  versionOf(typeName: string): bigint;
   /** A data source's schema as tofu reads it. */
   dataSchemaOf(typeName: string): TypeSchema;
 }
@@ -103,6 +105,9 @@ export async function startTofuProvider(config: Record<string, string>): Promise
   return {
     client,
     stopper,
+    versionOf(typeName) {
+      return answer.resourceSchemas[typeName]?.version ?? 0n;
+    },
     schemaOf(typeName) {
       const found = types.get(typeName);
       if (!found) throw new Error(`test harness: the provider's schema has no resource type ${typeName}`);
@@ -264,7 +269,7 @@ export class TofuResource implements DrivenResource {
   async refresh(): Promise<void> {
     const { p, schema } = await this.process();
     const raw = new TextEncoder().encode(JSON.stringify(stateJson(this.live, schema.objectType)));
-    const upgraded = await p.client.upgradeResourceState({ typeName: this.typeName, version: 0n, rawState: { json: raw } });
+    const upgraded = await p.client.upgradeResourceState({ typeName: this.typeName, version: p.versionOf(this.typeName), rawState: { json: raw } });
     expect(upgraded.diagnostics).toEqual([]);
     const read = await p.client.readResource({ typeName: this.typeName, currentState: upgraded.upgradedState, private: this.private });
     expect(read.diagnostics).toEqual([]);
@@ -281,7 +286,7 @@ export class TofuResource implements DrivenResource {
     let prior: TfObject | null = null;
     if (this.state) {
       const raw = new TextEncoder().encode(JSON.stringify(stateJson(this.state, schema.objectType)));
-      const upgraded = await p.client.upgradeResourceState({ typeName: this.typeName, version: 0n, rawState: { json: raw } });
+      const upgraded = await p.client.upgradeResourceState({ typeName: this.typeName, version: p.versionOf(this.typeName), rawState: { json: raw } });
       expect(upgraded.diagnostics).toEqual([]);
       const read = await p.client.readResource({ typeName: this.typeName, currentState: upgraded.upgradedState, private: this.private });
       expect(read.diagnostics).toEqual([]);
