@@ -1,4 +1,7 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+// The modules these functions live in, not the package's index: see sdk/internal/resource.ts.
+import { getProject, getStack } from "@pulumi/pulumi/metadata";
+import { createUrn, mergeOptions } from "@pulumi/pulumi/resource";
 import { ownerMarker } from "../../provider/core/naming";
 
 /** The hidden inputs every Clusterform resource sends. */
@@ -25,10 +28,10 @@ export function identityInputs(
   deleteFirstByDefault = true,
 ): IdentityInputs {
   return {
-    owner: ownerMarker(pulumi.getProject(), pulumi.getStack(), resourceName),
+    owner: ownerMarker(getProject(), getStack(), resourceName),
     resourceName,
     deleteBeforeReplace: opts?.deleteBeforeReplace ?? deleteFirstByDefault,
-    resourceUrn: pulumi.createUrn(resourceName, `pulumi-nodejs:dynamic/${resourceType}`, opts?.parent),
+    resourceUrn: createUrn(resourceName, `pulumi-nodejs:dynamic/${resourceType}`, opts?.parent),
   };
 }
 
@@ -46,5 +49,5 @@ export function withReplaceDefaults(
   extra: pulumi.CustomResourceOptions = {},
   deleteFirstByDefault = true,
 ): pulumi.CustomResourceOptions {
-  return pulumi.mergeOptions(pulumi.mergeOptions({ deleteBeforeReplace: deleteFirstByDefault }, opts), extra);
+  return mergeOptions(mergeOptions({ deleteBeforeReplace: deleteFirstByDefault }, opts), extra);
 }

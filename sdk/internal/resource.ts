@@ -1,4 +1,8 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+// `@pulumi/pulumi/resource`, not the package's index: the index also loads the Automation API and
+// the closure serializer (with npm's Arborist), about 0.3 CPU s per program process that a program
+// using only this package's classes never needs. Pulumi's own `cmd/run` loads neither.
+import { CustomResource, mergeOptions } from "@pulumi/pulumi/resource";
 
 /** The entry point every Clusterform `__provider` text requires. It must keep resolving in every release. */
 export const PROVIDER_MODULE = "clusterform/provider";
@@ -27,7 +31,7 @@ export function providerSource(moduleId: string, resourceType: string): string {
  * The user's own aliases are kept. The provider's bookkeeping inputs are hidden from diffs.
  */
 export function dynamicResourceOptions(resourceType: string, opts?: pulumi.CustomResourceOptions): pulumi.CustomResourceOptions {
-  return pulumi.mergeOptions(opts, { aliases: [{ type: `clusterform:${resourceType}` }], hideDiffs: [...HIDDEN_INPUTS] });
+  return mergeOptions(opts, { aliases: [{ type: `clusterform:${resourceType}` }], hideDiffs: [...HIDDEN_INPUTS] });
 }
 
 /**
@@ -49,7 +53,7 @@ export const HIDDEN_INPUTS = ["__provider", "owner", "resourceName", "resourceUr
  * its per-method functions, which stay exported. A changed text never causes an update or a
  * replacement: every planner ignores `__provider`.
  */
-export abstract class DynamicResource extends pulumi.CustomResource {
+export abstract class DynamicResource extends CustomResource {
   /**
    * @param resourceType - `<module>:<Type>`, e.g. `"cmassh:NodePool"`.
    * @param props - the resource's inputs and (as `undefined`) its outputs; must not hold `__provider`.
