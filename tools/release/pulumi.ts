@@ -5,7 +5,7 @@ import { exeSuffix, type Target } from "./node-binaries.ts";
 
 export const PLUGIN = "clusterform";
 
-/** `pulumi-resource-clusterform-v0.2.0-linux-amd64.tar.gz`: what `pulumi plugin install --server` and pluginDownloadURL fetch. */
+/** `pulumi-resource-clusterform-v0.3.0-linux-amd64.tar.gz`: what `pulumi plugin install --server` and pluginDownloadURL fetch. */
 export function pluginTarballName(version: string, target: Pick<Target, "os" | "arch">): string {
   return `pulumi-resource-${PLUGIN}-v${version}-${target.os}-${target.arch}.tar.gz`;
 }
