@@ -230,7 +230,9 @@ export function storedAfterChanges(fixture: Fixture, kind: string, names: "pulum
     const { removed, added } = change.state[names];
     if (!(removed in result)) continue;
     const { [removed]: _gone, ...rest } = result;
-    result = { ...rest, ...added, ...(versioned ? { __schemaVersion: change.schemaVersion } : {}) };
+    // OpenTofu's schema keeps a retired attribute (deprecated, to refuse a configuration setting it), always null.
+    const retired = names === "tofu" ? { [removed]: null } : {};
+    result = { ...rest, ...retired, ...added, ...(versioned ? { __schemaVersion: change.schemaVersion } : {}) };
   }
   return result;
 }

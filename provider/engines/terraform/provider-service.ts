@@ -10,8 +10,10 @@ import { storedSchema } from "./schema-cache";
 import { TYPE_NAMES } from "./kind-modules";
 import { TERRAFORM_ENGINE } from "./engine";
 import { argsOf, buildDataSources, dataSource, dataStateOf } from "./data-sources";
-import { ctyOf, resourceType, resourceTypes, type TfAttribute, type TfResourceType } from "./schema";
-import { decodePrivate, encodePrivate, fromHandler, holderOf, inputsOf, newHolder, planningHolder, propsOf, stateOf, upgradeStored, withHolder, withIdentity } from "./state";
+import { attributeName, ctyOf, resourceType, resourceTypes, type TfAttribute, type TfResourceType } from "./schema";
+import { decodePrivate, encodePrivate, fromHandler, holderOf, inputsOf, newHolder, planningHolder, propsOf, stateOf, toHandler, upgradeStored, withHolder, withIdentity } from "./state";
+import { retiredInputs } from "../../core/definition/migration";
+import { UNKNOWN } from "../../core/unknown";
 import type { Stopper } from "./stopper";
 import type { Provider } from "../../../proto/gen/tfplugin6/tfplugin6_pb";
 
@@ -98,6 +100,8 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
       guarded(async () => {
         const { type, kind, core } = await typeOrError(req.typeName);
         const cfg = read(req.config, type.objectType) as TfObject;
+        const retired = retiredFailures(type, kind, cfg);
+        if (retired.length > 0) return { diagnostics: failureDiagnostics(type, retired) };
         const news = withIdentity(type, inputsOf(type, cfg));
         const result = await core.check(kind, { holder: planningHolder(type, news), olds: {}, news });
         return { diagnostics: failureDiagnostics(type, result.failures) };
@@ -183,6 +187,8 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
       if (prior) await core.planDelete(kind, { id: String(prior.id), state: propsOf(type, prior, priorPrivate) });
       return { plannedState: dv(null, type.objectType) };
     }
+    const retired = retiredFailures(type, kind, proposed);
+    if (retired.length > 0) return { diagnostics: failureDiagnostics(type, retired) };
     const olds = prior ? propsOf(type, prior, priorPrivate) : {};
     const candidate = withIdentity(type, inputsOf(type, proposed), priorPrivate);
     const holder = prior ? holderOf(type, priorPrivate, olds) : planningHolder(type, candidate);
@@ -324,7 +330,7 @@ const NESTING = { object: 1, list: 2, map: 4 } as const; // tfplugin6.Schema.Obj
 
 /** One attribute as the schema declares it: objects (alone, in lists, in maps) as nested attributes. */
 function attributeSchema(a: TfAttribute): Record<string, unknown> {
-  const base = { name: a.name, description: a.description, required: a.required, optional: a.optional, computed: a.computed, sensitive: a.sensitive };
+  const base = { name: a.name, description: a.description, required: a.required, optional: a.optional, computed: a.computed, sensitive: a.sensitive, deprecated: a.retired !== undefined };
   const node = a.node;
   const objectNode = node.kind === "object" ? node : (node.kind === "list" || node.kind === "map") && node.of.kind === "object" ? node.of : undefined;
   if (objectNode && objectNode.kind === "object") {
@@ -346,4 +352,21 @@ function schemaOf(type: TfResourceType) {
     }));
   const attributes = type.attributes.filter((a) => !(BLOCKS.has(a.name) && a.node.kind === "object")).map(attributeSchema);
   return { version: BigInt(type.schemaVersion), block: { attributes, blockTypes, description: type.description } };
+}
+
+/**
+ * A configuration still setting an attribute a release retired (schema.ts `retired`): one failure
+ * each, naming what to write instead, the value converted as the release's migration converts the
+ * stored one (`timeout = 1800` is `action_timeout = "30m"`).
+ */
+function retiredFailures(type: TfResourceType, kind: Kind, config: TfObject): { property: string; reason: string }[] {
+  return type.attributes
+    .filter((a) => a.retired !== undefined && config[a.name] !== null && config[a.name] !== undefined)
+    .map((a) => {
+      const { news } = retiredInputs(kind.migrations, new Set(Object.keys(kind.allInputs)), { [a.field]: toHandler(a.node, config[a.name]) });
+      const instead = Object.entries(news)
+        .map(([field, value]) => `${attributeName(field, kind.allInputs[field] ?? {})} = ${value === UNKNOWN ? "(a known value)" : JSON.stringify(value)}`)
+        .join(", ");
+      return { property: a.field, reason: `${a.name} was replaced in ${a.retired?.release} (${a.retired?.why}): write ${instead} instead` };
+    });
 }

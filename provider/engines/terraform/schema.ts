@@ -35,6 +35,12 @@ export interface TfAttribute {
   forcesReplacement: boolean;
   /** An output: the platform's value, never the user's. */
   output: boolean;
+  /**
+   * A field a release's migration renamed or split away (core/definition/migration.ts): kept in the
+   * schema, deprecated, so that a configuration still setting it fails naming what to write
+   * instead, where tofu would only say the argument is not expected. Never stored.
+   */
+  retired?: { release: string; why: string };
 }
 
 /** A Terraform resource type served by one handler. */
@@ -156,6 +162,15 @@ export function buildResourceType(kind: Kind): TfResourceType {
   for (const [key, out] of Object.entries(kind.outputs)) {
     if (Object.hasOwn(kind.allInputs, key)) continue;
     attributes.push({ name: snake(key), field: key, node: nodeOf(out.type), required: false, optional: false, computed: true, sensitive: out.secret === true, description: out.description, forcesReplacement: false, output: true });
+  }
+  // Fields migrations retired, under the HCL names they had (any value: their old types are gone).
+  for (const { release, why, steps } of kind.migrations ?? []) {
+    for (const step of steps) {
+      const gone = "rename" in step ? step.rename : "split" in step ? step.split : undefined;
+      if (gone === undefined || attributes.some((a) => a.field === gone)) continue;
+      const description = `Replaced in ${release}: ${why}.`;
+      attributes.push({ name: attributeName(gone, {}), field: gone, node: { kind: "json" }, required: false, optional: true, computed: false, sensitive: false, description, forcesReplacement: false, output: false, retired: { release, why } });
+    }
   }
   const secrets = [
     ...Object.entries(kind.allInputs).filter(([, f]) => f.secret).map(([k]) => k),

@@ -73,9 +73,9 @@ function jsonFromHandler(value: unknown): TfValue {
   return value as TfValue;
 }
 
-/** The user's inputs a Terraform object carries (outputs and nulls left out). */
+/** The user's inputs a Terraform object carries (outputs, retired attributes and nulls left out). */
 export function inputsOf(type: TfResourceType, state: TfObject): Props {
-  return objectToHandler(type.attributes.filter((a) => !a.output), state);
+  return objectToHandler(type.attributes.filter((a) => !a.output && !a.retired), state);
 }
 
 /**

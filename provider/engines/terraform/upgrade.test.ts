@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { decodedValue, startTofuProvider, type TofuProvider } from "./testing";
+import { configOf, decodedValue, dv, startTofuProvider, type TofuProvider } from "./testing";
 
 // OpenTofu's UpgradeResourceState, driven in-process as tofu drives it: the stored JSON of an object
 // (dynamic values as {value, type}) with the schema version tofu recorded beside it.
@@ -64,7 +64,8 @@ describe("UpgradeResourceState of a senlin cluster stored by 0.2.0", () => {
       node_ids: ["a", "b"],
       profile_name: "web-profile",
     });
-    expect(state).not.toHaveProperty("timeout");
+    // The retired attribute stays in the schema (to refuse a configuration setting it), never holding a value.
+    expect(state?.timeout).toBeNull();
   });
 
   it("leaves state of the current version as stored (no migration runs twice)", async () => {
@@ -79,5 +80,34 @@ describe("UpgradeResourceState of a senlin cluster stored by 0.2.0", () => {
     expect(answer.diagnostics.map((d) => d.summary)).toEqual([
       "senlin:Cluster: this state was written by a newer Clusterform (state schema version 2; this release reads up to 1): use that release or a later one, so that no field it added is lost",
     ]);
+  });
+});
+
+describe("a configuration still setting timeout, which 0.3.0 replaced", () => {
+  let p: TofuProvider;
+  afterAll(() => p?.stopper.stop());
+
+  it("is refused at validation, on the attribute, naming what to write instead with the converted value", async () => {
+    p = await startTofuProvider({});
+    const schema = p.schemaOf(TYPE);
+    const config = configOf(schema, { name: "web", profile: "web-profile", timeout: 1800 });
+    const answer = await p.client.validateResourceConfig({ typeName: TYPE, config: dv(schema, config) });
+    expect(answer.diagnostics.map((d) => ({ summary: d.summary, detail: d.detail, attribute: d.attribute?.steps.map((s) => s.selector.value) }))).toEqual([
+      {
+        summary: "Invalid timeout",
+        detail: expect.stringMatching(/^timeout was replaced in 0\.3\.0 \(the action timeout was `timeout`, .*\): write action_timeout = "30m" instead$/),
+        attribute: ["timeout"],
+      },
+    ]);
+  });
+
+  it("is declared deprecated in the schema and never stored", async () => {
+    p ??= await startTofuProvider({});
+    const answer = await p.client.getProviderSchema({});
+    const attrs = answer.resourceSchemas[TYPE].block?.attributes ?? [];
+    expect(attrs.find((a) => a.name === "timeout")).toMatchObject({ optional: true, computed: false, deprecated: true });
+    expect(attrs.filter((a) => a.deprecated).map((a) => a.name)).toEqual(["timeout"]);
+    const upgraded = decodedValue(p.schemaOf(TYPE), (await p.client.upgradeResourceState({ typeName: TYPE, version: 0n, rawState: { json: new TextEncoder().encode(JSON.stringify(STORED_BY_020)) } })).upgradedState);
+    expect(upgraded?.timeout).toBeNull();
   });
 });
