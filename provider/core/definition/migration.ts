@@ -48,12 +48,27 @@ export function versionOfState(props: Props): number {
   return typeof version === "number" && Number.isInteger(version) && version >= 0 ? version : 0;
 }
 
-/** What a migration step takes from the state: the old fields it reads. */
+/** What a migration step takes from the state: the old field it reads (none for a default). */
 function sourceOf(step: MigrationStep): string | undefined {
   if ("rename" in step) return step.rename;
   if ("split" in step) return step.split;
   if ("convert" in step && typeof step.convert === "string") return step.convert;
   return undefined;
+}
+
+/** A rename or a split: its source is no field of today's definition. */
+function retires(step: MigrationStep): boolean {
+  return "rename" in step || "split" in step;
+}
+
+/** Every field the migrations read from older state: retired ones and those converted in place. */
+export function migratedFields(migrations: readonly Migration[] | undefined): string[] {
+  return (migrations ?? []).flatMap((m) => m.steps.map(sourceOf).filter((field): field is string => field !== undefined));
+}
+
+/** The fields the migrations retired (renamed or split away), each with the migration that did. */
+export function retiredFields(migrations: readonly Migration[] | undefined): { field: string; release: string; why: string }[] {
+  return (migrations ?? []).flatMap(({ release, why, steps }) => steps.filter(retires).map((step) => ({ field: sourceOf(step)!, release, why })));
 }
 
 /** A conversion that lets the preview's unknown sentinel through unconverted. */
@@ -138,7 +153,7 @@ export function retiredInputs(migrations: readonly Migration[] | undefined, curr
   for (const migration of migrations ?? []) {
     for (const step of migration.steps) {
       const source = sourceOf(step);
-      if (source === undefined || current.has(source) || !("rename" in step || "split" in step) || moved[source] === undefined) continue;
+      if (source === undefined || current.has(source) || !retires(step) || moved[source] === undefined) continue;
       const before = new Set(Object.keys(moved));
       moved = applyStep(moved, step);
       const added = Object.keys(moved).filter((k) => !before.has(k) || k === ("rename" in step ? step.to : ""));

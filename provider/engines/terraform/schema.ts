@@ -1,5 +1,6 @@
 import { SERVER_DEFAULT_SENTENCE } from "../../core/definition/describe";
 import type { Kind } from "../../core/definition/kind";
+import { retiredFields } from "../../core/definition/migration";
 import type { Field, TypeSpec } from "../../core/definition/values";
 import type { CtyType } from "./codec";
 import { loadKind, TYPE_NAMES, terraformTypeName } from "./kind-modules";
@@ -164,13 +165,10 @@ export function buildResourceType(kind: Kind): TfResourceType {
     attributes.push({ name: snake(key), field: key, node: nodeOf(out.type), required: false, optional: false, computed: true, sensitive: out.secret === true, description: out.description, forcesReplacement: false, output: true });
   }
   // Fields migrations retired, under the HCL names they had (any value: their old types are gone).
-  for (const { release, why, steps } of kind.migrations ?? []) {
-    for (const step of steps) {
-      const gone = "rename" in step ? step.rename : "split" in step ? step.split : undefined;
-      if (gone === undefined || attributes.some((a) => a.field === gone)) continue;
-      const description = `Replaced in ${release}: ${why}.`;
-      attributes.push({ name: attributeName(gone, {}), field: gone, node: { kind: "json" }, required: false, optional: true, computed: false, sensitive: false, description, forcesReplacement: false, output: false, retired: { release, why } });
-    }
+  for (const { field, release, why } of retiredFields(kind.migrations)) {
+    if (attributes.some((a) => a.field === field)) continue;
+    const description = `Replaced in ${release}: ${why}.`;
+    attributes.push({ name: attributeName(field, {}), field, node: { kind: "json" }, required: false, optional: true, computed: false, sensitive: false, description, forcesReplacement: false, output: false, retired: { release, why } });
   }
   const secrets = [
     ...Object.entries(kind.allInputs).filter(([, f]) => f.secret).map(([k]) => k),

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Kind } from "../../core/definition/kind";
-import { upgradeProps, withSchemaVersion } from "../../core/definition/migration";
+import { migratedFields, upgradeProps, withSchemaVersion } from "../../core/definition/migration";
 import type { Holder } from "../../core/engine";
 import { ownerMarker } from "../../core/naming";
 import { sortKeys } from "../../core/sort-keys";
@@ -192,9 +192,9 @@ export function decodePrivate(bytes: Uint8Array | undefined): Props {
  */
 export function upgradeStored(type: TfResourceType, kind: Kind, json: string, from: number): TfObject {
   const stored = JSON.parse(json) as Record<string, TfValue>;
-  const taken = migratedFields(kind);
+  const taken = migratedFields(kind.migrations);
   const names = new Set(taken.map((field) => attributeName(field, {})));
-  const typed = decodeStateJson(new TextEncoder().encode(JSON.stringify(Object.fromEntries(Object.entries(stored).filter(([name]) => !names.has(name))))), type.objectType) as TfObject;
+  const typed = decodeStateJson(JSON.stringify(Object.fromEntries(Object.entries(stored).filter(([name]) => !names.has(name)))), type.objectType) as TfObject;
   const props = objectToHandler(
     type.attributes.filter((a) => a.field !== "id"),
     typed,
@@ -204,13 +204,6 @@ export function upgradeStored(type: TfResourceType, kind: Kind, json: string, fr
     if (value !== undefined && value !== null) props[field] = camelKeys(value);
   }
   return stateOf(type, String(stored.id ?? ""), upgradeProps(kind.type, kind.migrations, props, from));
-}
-
-/** The fields the kind's migrations read from stored state: renamed, split and converted ones. */
-function migratedFields(kind: Kind): string[] {
-  return (kind.migrations ?? []).flatMap((m) =>
-    m.steps.flatMap((step) => ("rename" in step ? [step.rename] : "split" in step ? [step.split] : "convert" in step && typeof step.convert === "string" ? [step.convert] : [])),
-  );
 }
 
 /** A migrated attribute's value in definition keys: nested objects' HCL names in camelCase (a dynamic value's `{value, type}` is not unwrapped). */
