@@ -1,7 +1,8 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { createInterface } from "node:readline";
+import { build } from "rolldown";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isRunning } from "./pid-file";
 import { makeDataDir, removeDataDirs } from "./testing";
@@ -12,23 +13,19 @@ const repoRoot = path.resolve(__dirname, "..");
 let cliPath: string;
 
 /**
- * Compiles only the emulator (and the generated code it imports) into a temporary directory with the
- * repository's compiler options, so the test does not depend on the rest of the tree building.
+ * Bundles the emulator's command (and the code it imports, the libraries left out) into a temporary
+ * directory, so the test runs the command as a process without depending on the rest of the tree
+ * building: a bundle takes about a second, where compiling the same files with tsc took 10 to 20.
  */
-beforeAll(() => {
-  const outDir = makeDataDir();
-  const tsconfig = path.join(outDir, "tsconfig.json");
-  fs.writeFileSync(
-    tsconfig,
-    JSON.stringify({
-      extends: path.join(repoRoot, "tsconfig.json"),
-      compilerOptions: { outDir, rootDir: repoRoot, declaration: false, typeRoots: [path.join(repoRoot, "node_modules/@types")] },
-      files: [path.join(repoRoot, "emulator/cli.ts")],
-      include: [],
-    }),
-  );
-  execFileSync(process.execPath, [path.join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", tsconfig]);
-  cliPath = path.join(outDir, "emulator/cli.js");
+beforeAll(async () => {
+  cliPath = path.join(makeDataDir(), "emulator", "cli.js");
+  await build({
+    input: path.join(repoRoot, "emulator", "cli.ts"),
+    platform: "node",
+    logLevel: "warn",
+    external: (id) => !id.startsWith(".") && !path.isAbsolute(id),
+    output: { file: cliPath, format: "cjs", codeSplitting: false },
+  });
 }, 120_000);
 
 interface Run {
