@@ -128,6 +128,24 @@ describe("clusterform-local CLI", () => {
   });
 });
 
+describe("clusterform-local --seed with a bad file", () => {
+  it.each([
+    ["a YAML syntax error", "cmassh: [\n", "not YAML or JSON at line"],
+    ["an unknown field", "vcluster:\n  vclusters:\n    - { name: a, colour: red }\n", 'field "vcluster.vclusters[0]": Unrecognized key: "colour"'],
+    ["a wrong type", "peloton:\n  jobs:\n    - { name: a, respool: /x, instanceCount: two }\n", 'field "peloton.jobs[0].instanceCount": Invalid input: expected number, received string'],
+    ["a reference the plane refuses", "senlin:\n  clusters:\n    - { name: web, profile: missing }\n", "senlin.clusters[0] (web): the plane refused it: HTTP 400: "],
+  ])("exits 1 before it serves on %s, naming the file and the field", async (_label, text, message) => {
+    const data = makeDataDir();
+    const file = path.join(data, "world.yaml");
+    fs.writeFileSync(file, text);
+    const run = await command(["--port", "0", "--data", data, "--seed", file]);
+    expect([run.code, run.stdout]).toEqual([1, ""]);
+    expect(run.stderr).toContain(`clusterform-local: invalid seed file "${file}": `);
+    expect(run.stderr).toContain(message);
+    expect(fs.existsSync(path.join(data, "clusterform-local.pid"))).toBe(false);
+  });
+});
+
 describe("clusterform-local's pid file and stop", () => {
   it("writes the pid file once listening and removes it when stopped by a signal", async () => {
     const data = makeDataDir();
