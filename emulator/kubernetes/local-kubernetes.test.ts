@@ -143,22 +143,20 @@ describe("clusterform-local --kubernetes", { timeout: 240_000 }, () => {
     expect(await kubectl("cmassh", "get", "configmap", "settings", "-n", "only-in-alpha", "-o", "jsonpath={.data.color}")).toBe("blue");
   });
 
-  it("deletes a cluster's API server, its folder and its objects in kine with the cluster", async () => {
-    const alpha = (await apiServers()).apiServers.find((s) => s.key.startsWith("cmassh/"))!;
-    await t.cmassh.deleteCluster({ name: "alpha" });
-    await until("the cluster and its API server to go", async () => {
-      const list = await t.cmassh.getClusterList({});
-      const gone = !list.clusters.some((c) => c.name === "alpha");
-      const servers = (await apiServers()).apiServers;
-      return gone && !servers.some((s) => s.key === alpha.key) ? true : undefined;
-    });
-    expect(alpha.pids.filter(alive)).toEqual([]);
-    expect(existsSync(path.join(dataDir, "kubernetes", alpha.key.replace("/", "_")))).toBe(false);
+  it.each([
+    ["cma-ssh cluster", "cmassh", () => t.cmassh.deleteCluster({ name: "alpha" }), async () => !(await t.cmassh.getClusterList({})).clusters.some((c) => c.name === "alpha")],
+    ["vcluster", "vcluster", () => t.vc.deleteVCluster({ name: "dev", namespace: "team" }), async () => (await t.vc.listVClusters({ namespace: "team" })).vclusters.length === 0],
+  ] as const)("deletes a %s's API server, its folder and its objects in kine with it, after the restart", async (_label, api, remove, gone) => {
+    const server = (await apiServers()).apiServers.find((s) => s.key.startsWith(`${api}/`))!;
     const kine = new DatabaseSync(path.join(dataDir, "kubernetes", "kine.db"), { readOnly: true });
     try {
       const count = (prefix: string) => Number((kine.prepare("SELECT COUNT(*) AS n FROM kine WHERE substr(name, 1, ?) = ?").get(prefix.length, prefix) as { n: number }).n);
-      expect(count(`${alpha.prefix}/`)).toBe(0);
-      expect(count(`/clusterform/vcluster/`)).toBeGreaterThan(0);
+      expect(count(`${server.prefix}/`)).toBeGreaterThan(0);
+      await remove();
+      await until("the cluster and its API server to go", async () => ((await gone()) && !(await apiServers()).apiServers.some((s) => s.key === server.key) ? true : undefined));
+      expect(server.pids.filter(alive)).toEqual([]);
+      expect(existsSync(path.join(dataDir, "kubernetes", server.key.replace("/", "_")))).toBe(false);
+      expect(count(`${server.prefix}/`)).toBe(0);
     } finally {
       kine.close();
     }

@@ -121,14 +121,15 @@ cf_setup_kubernetes() {
   local k8s_version
   k8s_version="$(cf_npm_version @pulumi/kubernetes)"
   local k8s_plugin="$CF_CACHE/kubernetes/pulumi-resource-kubernetes-v$k8s_version"
-  # The plugin compiles pulumi-kubernetes's whole generated Go SDK: over 45 minutes cold on 2 cores,
-  # more than a set-up may take. It is built only when asked for (CLUSTERFORM_KUBERNETES_PLUGIN=1),
-  # and used whenever a build of it is in the cache.
+  # The plugin compiles pulumi-kubernetes's whole generated Go SDK: about 13 minutes cold on an idle
+  # 2-core machine, 28 on a busy one (docs/testing.md). It is built only when asked for
+  # (CLUSTERFORM_KUBERNETES_PLUGIN=1: the test profile's kubernetes-plugin step asks, the demo's
+  # set-up does not), and used whenever a build of it is in the cache.
   if [ -n "$k8s_version" ] && [ ! -x "$k8s_plugin/pulumi-resource-kubernetes" ]; then
     if [ "${CLUSTERFORM_KUBERNETES_PLUGIN:-}" = 1 ]; then
       cf_build_kubernetes_plugin "$k8s_version" "$k8s_plugin"
     else
-      cf_log "kubernetes: pulumi-resource-kubernetes not built (set CLUSTERFORM_KUBERNETES_PLUGIN=1 to build it, 45+ min cold)"
+      cf_log "kubernetes: pulumi-resource-kubernetes not built (set CLUSTERFORM_KUBERNETES_PLUGIN=1 to build it, 13 to 30 min cold)"
     fi
   fi
   if [ -n "$k8s_version" ] && [ -x "$k8s_plugin/pulumi-resource-kubernetes" ]; then

@@ -9,7 +9,7 @@ import { copyProgram, packageWorkspace } from "../harness/workspace";
 
 // The kubeconfig outputs of a cma-ssh cluster and a vcluster, created through the engine on one
 // plane started with --kubernetes, reach each cluster's own API server; destroy takes the API
-// servers away. (test/e2e-kubernetes/workloads.test.ts deploys onto them with @pulumi/kubernetes; opt-in.)
+// servers away. (test/e2e-kubernetes/workloads.test.ts deploys onto them with @pulumi/kubernetes.)
 const run = promisify(execFile);
 const kubectlBinary = process.env.CLUSTERFORM_KUBECTL ?? "kubectl";
 

@@ -1,12 +1,18 @@
 import * as net from "node:net";
+import * as path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { createClient } from "@connectrpc/connect";
+import { createGrpcTransport } from "@connectrpc/connect-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Phase, VClusterService } from "../../proto/gen/vcluster/api/v1/vcluster_api_pb";
 import { type LocalPlane, startLocalPlane } from "../harness/local-plane";
 import { packageWorkspace } from "../harness/workspace";
 
 // Nothing outlives its object: a plane with --kubernetes that ends without stopping its API servers
 // (SIGKILL, as a crash or an OOM kill ends it) leaves them running, holding the clusters' ports and
 // answering as them. The next start on the same data must end them, and a delete after it must
-// stop the cluster's API server, whichever process serves it.
+// stop the cluster's API server, whichever process serves it, and free its objects in kine: for a
+// cma-ssh cluster and for a vcluster alike.
 
 interface ApiServer {
   key: string;
@@ -46,6 +52,18 @@ describe("clusterform-local --kubernetes after a crash", () => {
   };
   const rest = (method: string, path: string, body?: unknown) =>
     fetch(`${plane.url}${path}`, { method, headers: { "Content-Type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  // The plane keeps its port across the restart, so one client serves both runs.
+  const vcluster = () => createClient(VClusterService, createGrpcTransport({ baseUrl: plane.url }));
+  const vclusterPhase = async () => (await vcluster().getVCluster({ name: "survivor", namespace: "team" })).vcluster?.status?.phase;
+  /** How many keys kine holds under `prefix` (read from its SQLite table, as the plane deletes them). */
+  const kineKeys = (prefix: string) => {
+    const kine = new DatabaseSync(path.join(plane.dataDir, "kubernetes", "kine.db"), { readOnly: true });
+    try {
+      return Number((kine.prepare("SELECT COUNT(*) AS n FROM kine WHERE substr(name, 1, ?) = ?").get(prefix.length + 1, `${prefix}/`) as { n: number }).n);
+    } finally {
+      kine.close();
+    }
+  };
 
   beforeAll(async () => {
     const workspace = packageWorkspace();
@@ -58,31 +76,48 @@ describe("clusterform-local --kubernetes after a crash", () => {
   it("ends the API servers a killed plane left running when it starts again", async () => {
     const created = await rest("POST", "/api/v1/cluster", { name: "survivor", k8s_version: "1.31.6", control_plane_nodes: { instanceType: "standard", count: 1 } });
     expect(created.status).toBe(200);
+    await vcluster().createVCluster({ name: "survivor", namespace: "team", spec: { kubernetesVersion: "1.29.0", replicas: 1 } });
     await until("the cluster to be RUNNING", async () => ((await (await rest("GET", "/api/v1/cluster?name=survivor")).json()) as { cluster?: { status?: string } }).cluster?.status === "RUNNING");
+    await until("the vcluster to be RUNNING", async () => (await vclusterPhase()) === Phase.RUNNING);
     before = await servers();
-    expect(before.map((s) => s.state)).toEqual(["running"]);
-    const pids = before[0].pids;
-    expect(pids.length).toBe(2);
+    expect(before.map((s) => [s.key.split("/")[0], s.state])).toEqual([
+      ["cmassh", "running"],
+      ["vcluster", "running"],
+    ]);
+    // Each API server wrote its cluster's objects (namespaces, service accounts) under its prefix.
+    for (const server of before) expect(kineKeys(server.prefix)).toBeGreaterThan(0);
+    const pids = before.flatMap((s) => s.pids);
+    expect(pids.length).toBe(4);
 
     await plane.kill();
-    // What a crash leaves: the API server and its controller manager still run, and still answer.
+    // What a crash leaves: the API servers and their controller managers still run, and still answer.
     expect(pids.filter(alive)).toEqual(pids);
-    expect(await listening(before[0].port)).toBe(true);
+    for (const server of before) expect(await listening(server.port)).toBe(true);
 
     await plane.restart();
-    await until("the API server to run again", async () => (await servers()).some((s) => s.state === "running"));
+    await until("both API servers to run again", async () => (await servers()).every((s) => s.state === "running"));
     const after = await servers();
-    expect(after.map((s) => [s.key, s.port])).toEqual([[before[0].key, before[0].port]]);
+    expect(after.map((s) => [s.key, s.port])).toEqual(before.map((s) => [s.key, s.port]));
     expect(pids.filter(alive)).toEqual([]);
-    expect(after[0].pids.some((pid) => pids.includes(pid))).toBe(false);
+    expect(after.flatMap((s) => s.pids).some((pid) => pids.includes(pid))).toBe(false);
   });
 
-  it("stops the cluster's API server and frees its port when the cluster is deleted after that restart", async () => {
-    const serving = (await servers())[0];
-    expect((await rest("DELETE", "/api/v1/cluster?name=survivor")).status).toBe(200);
-    await until("the cluster to be gone", async () => (await rest("GET", "/api/v1/cluster?name=survivor")).status === 404);
-    await until("its API server to go", async () => (await servers()).length === 0);
-    expect([...before[0].pids, ...serving.pids].filter(alive)).toEqual([]);
+  it.each([
+    ["cma-ssh cluster", "cmassh", () => rest("DELETE", "/api/v1/cluster?name=survivor"), async () => (await rest("GET", "/api/v1/cluster?name=survivor")).status === 404],
+    [
+      "vcluster",
+      "vcluster",
+      async () => vcluster().deleteVCluster({ name: "survivor", namespace: "team" }),
+      async () => (await vcluster().listVClusters({ namespace: "team" })).vclusters.length === 0,
+    ],
+  ] as const)("stops a %s's API server, frees its port and its objects in kine when it is deleted after that restart", async (_label, api, remove, gone) => {
+    const serving = (await servers()).find((s) => s.key.startsWith(`${api}/`))!;
+    const killed = before.find((s) => s.key === serving.key)!;
+    await remove();
+    await until("the cluster to be gone", gone);
+    await until("its API server to go", async () => !(await servers()).some((s) => s.key === serving.key));
+    expect([...killed.pids, ...serving.pids].filter(alive)).toEqual([]);
     expect(await listening(serving.port)).toBe(false);
+    expect(kineKeys(serving.prefix)).toBe(0);
   });
 });

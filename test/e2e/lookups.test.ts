@@ -20,7 +20,8 @@ import { CC_PASSWORD } from "./cyclecloud-support";
  * program with fn::invoke, an HCL configuration with data sources) and use the kubeconfigs with
  * kubectl against the plane's real API servers (--kubernetes). The owner scales, the readers see the
  * new value with no change of their own; the owner destroys, the readers fail naming kind, key and
- * endpoint.
+ * endpoint. The plane also starts with a seed file (--seed) holding a Senlin cluster no program made,
+ * the existing cluster a user looks up by name: the YAML reader finds it.
  */
 
 const run = promisify(execFile);
@@ -98,10 +99,23 @@ variables:
       function: clusterform:senlin:getCluster
       arguments:
         id: \${webId}
+  seeded:
+    fn::invoke:
+      function: clusterform:senlin:getClusters
+      arguments:
+        name: lookups-seeded
 outputs:
   prodKubeconfig: \${prod.kubeconfig}
   vcKubeconfig: \${vc.kubeconfig}
   capacity: \${web.desiredCapacity}
+  seeded: \${seeded.clusters}
+`;
+
+/** The plane's seed file: a Senlin cluster that exists before any program runs, the readers' user's. */
+const SEED = `senlin:
+  auth: { user: ${SENLIN_USER.username}, password: ${SENLIN_USER.password}, project: ${SENLIN_USER.project} }
+  profiles: [{ name: seeded-small }]
+  clusters: [{ name: lookups-seeded, profile: seeded-small, maxSize: 4, desiredCapacity: 2 }]
 `;
 
 const READER_TS = `import * as pulumi from "@pulumi/pulumi";
@@ -185,7 +199,9 @@ describe("lookups through the real engines: one stack owns, three programs read"
   beforeAll(async () => {
     workspace = packageWorkspace();
     kubeDir = mkdtempSync(path.join(workspace, "kube-"));
-    plane = await startLocalPlane({ workspace, timeScale: 0.1, flags: [...ALL_KINDS_PLANE_FLAGS, "--kubernetes", "--cmassh-versions", OFFERED.join(",")] });
+    const seed = path.join(kubeDir, "seed.yaml");
+    writeFileSync(seed, SEED);
+    plane = await startLocalPlane({ workspace, timeScale: 0.1, flags: [...ALL_KINDS_PLANE_FLAGS, "--kubernetes", "--cmassh-versions", OFFERED.join(","), "--seed", seed] });
     const endpoint = { "clusterform:endpoint": { value: plane.url } };
     owner = await openStack({ programDir: program("owner", { "Pulumi.yaml": OWNER }), config: { ...endpoint, ...config } });
     readerYaml = await openStack({ programDir: program("reader-yaml", { "Pulumi.yaml": READER_YAML }), config: { ...endpoint, ...config } });
@@ -230,7 +246,7 @@ describe("lookups through the real engines: one stack owns, three programs read"
     }
   });
 
-  it("the readers look the objects up, writing nothing: kubeconfigs are secrets that kubectl uses, and a static get reads the live cluster", async () => {
+  it("the readers look the objects up, writing nothing: kubeconfigs are secrets that kubectl uses, a static get reads the live cluster, and the seeded cluster is found by name", async () => {
     const since = await plane.lastSeq();
     const yaml = await readerYaml.up();
     expect(changingSteps(yaml)).toEqual([]);
@@ -238,6 +254,9 @@ describe("lookups through the real engines: one stack owns, three programs read"
     expect(yamlOutputs.prodKubeconfig.secret).toBe(true);
     expect(yamlOutputs.vcKubeconfig.secret).toBe(true);
     expect(yamlOutputs.capacity.value).toBe(1);
+    // The cluster the seed file made: settled (ACTIVE, its two nodes made) before any program ran.
+    const seeded = yamlOutputs.seeded.value as { name: string; profileName: string; status: string; desiredCapacity: number; maxSize: number; nodeIds: string[] }[];
+    expect(seeded.map((c) => [c.name, c.profileName, c.status, c.desiredCapacity, c.maxSize, c.nodeIds.length])).toEqual([["lookups-seeded", "seeded-small", "ACTIVE", 2, 4, 2]]);
     expect(await kubectl(String(yamlOutputs.prodKubeconfig.value), "prod", "get", "namespace", "default", "-o", "name")).toContain("namespace/default");
     expect(await kubectl(String(yamlOutputs.vcKubeconfig.value), "vc", "get", "namespace", "default", "-o", "name")).toContain("namespace/default");
 
