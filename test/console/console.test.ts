@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { type AllKindsStack, openAllKindsStack } from "../harness/all-kinds";
 import type { RunResult } from "../harness/engine";
 import type { LocalPlane } from "../harness/local-plane";
@@ -12,9 +12,10 @@ import { CONSOLE_SCREENSHOT_DIR, CONSOLE_SCREENSHOTS, type ConsoleScreenshot } f
 // The web console read as a user reads it, in headless Chromium (Debian's, which the set-up
 // installs; playwright-core drives it through `executablePath`, no browser download), while real
 // `pulumi up`s of every kind run against a plane with --kubernetes: the first creates the stack,
-// the second (the program's round 1) upgrades, resizes and updates it. The plane runs at its
-// default time scale, 1, as users run it: its operations then last the seconds a person watches
-// them for (a cma-ssh upgrade 2 s, a Senlin resize 2 s). Screenshots go to
+// the second (the program's round 1) upgrades, resizes and updates it while a Senlin rolling update
+// made through Senlin's API runs beside it (side by side, the two cost the file one wait, not two).
+// The plane runs at its default time scale, 1, as users run it: its operations then last the
+// seconds a person watches them for (a cma-ssh upgrade 2 s, a Senlin resize 2 s). Screenshots go to
 // .work/console-screenshots, and with CLUSTERFORM_UPDATE_SCREENSHOTS=1 also to docs/images/console,
 // which docs/local-plane.md shows (test/console/screenshots.ts lists them).
 const CHROMIUM = process.env.CLUSTERFORM_CHROMIUM ?? "/usr/bin/chromium";
@@ -28,20 +29,25 @@ const UNNAMED_CONTROLS = `[...document.querySelectorAll("button, a, input, selec
 
 /**
  * Run in every page before the console's own script, as a person's eyes and a pause key:
- * `__console.texts` holds every distinct text each region (a section with a name) has shown and
- * `__console.bars` every value each named progress bar has shown, in order, whenever the page
- * changed, so an operation shown for half a second is not missed by a test looking at other things;
- * `__console.hold()` keeps the live stream's events from the page (a screenshot then shows one
- * moment) and `__console.release()` hands them over one by one, each rendered.
+ * `__console.rows` holds every distinct row each table (a section with a name) has shown, its cells'
+ * texts joined by " | ", and `__console.bars` every value each named progress bar has shown, in
+ * order, noted whenever the page changes, so an operation shown for half a second is not missed by a
+ * test looking elsewhere at the time; `__console.hold()` keeps the live stream's events from the
+ * page (a screenshot then shows one moment) and `__console.release()`, once every hold is released,
+ * hands them over one by one, each rendered.
  */
 const WATCH_THE_PAGE = `(() => {
-  const texts = {};
+  const rows = {};
   const bars = {};
   let held = null;
+  let holds = 0;
   const note = () => {
     for (const region of document.querySelectorAll("section[aria-label]")) {
-      const seen = (texts[region.getAttribute("aria-label")] ??= []);
-      if (seen.at(-1) !== region.textContent) seen.push(region.textContent);
+      const seen = (rows[region.getAttribute("aria-label")] ??= []);
+      for (const row of region.querySelectorAll("tbody tr")) {
+        const text = [...row.children].map((cell) => cell.textContent.replace(/\\s+/g, " ").trim()).join(" | ");
+        if (!seen.includes(text)) seen.push(text);
+      }
     }
     for (const bar of document.querySelectorAll("progress[aria-label]")) {
       const seen = (bars[bar.getAttribute("aria-label")] ??= []);
@@ -49,10 +55,15 @@ const WATCH_THE_PAGE = `(() => {
     }
   };
   window.__console = {
-    texts,
+    rows,
     bars,
-    hold() { held ??= []; },
+    hold() {
+      holds += 1;
+      held ??= [];
+    },
     async release() {
+      holds -= 1;
+      if (holds > 0) return;
       const queue = held ?? [];
       held = null;
       for (const deliver of queue) {
@@ -73,7 +84,7 @@ const WATCH_THE_PAGE = `(() => {
 
 /** What a page's watcher saw (see {@link WATCH_THE_PAGE}). */
 interface Seen {
-  texts: Record<string, string[]>;
+  rows: Record<string, string[]>;
   bars: Record<string, number[]>;
 }
 
@@ -366,6 +377,38 @@ function watchPlane(plane: LocalPlane, names: { cmassh: string; senlin: string; 
   };
 }
 
+/**
+ * A Senlin rolling update made beside the stack through Senlin's API, as an operator would: a
+ * cluster of two nodes under a batch policy of one node per batch, with a webhook receiver, moved
+ * to a new profile. Watched on `on`'s Senlin tab, where the first batch shows done and the second
+ * waiting out the policy's pause; answers once the update has ended and the tab shows it no more.
+ */
+async function rollingUpdate(on: Page): Promise<void> {
+  const senlin = await senlinRest(t.plane);
+  const spec = (image: string) => ({ type: "os.nova.server", version: "1.0", properties: { flavor: "m1.small", image } });
+  await senlin.call("POST", "/v1/profiles", { profile: { name: "roll-v1", spec: spec("cirros") } });
+  await senlin.call("POST", "/v1/profiles", { profile: { name: "roll-v2", spec: spec("cirros-v2") } });
+  const batch = { type: "senlin.policy.batch", version: "1.0", properties: { min_in_service: 1, max_batch_size: 1, pause_time: 4 } };
+  await senlin.call("POST", "/v1/policies", { policy: { name: "one-at-a-time", spec: batch } });
+  const created = await senlin.call("POST", "/v1/clusters", { cluster: { name: "rolling", profile_id: "roll-v1", desired_capacity: 2 } });
+  expect(await senlin.waitAction(created.location)).toBe("SUCCEEDED");
+  const attached = await senlin.call("POST", "/v1/clusters/rolling/actions", { policy_attach: { policy_id: "one-at-a-time" } });
+  expect(await senlin.waitAction(attached.location)).toBe("SUCCEEDED");
+  const receiver = await senlin.call("POST", "/v1/receivers", { receiver: { name: "grow-rolling", type: "webhook", cluster_id: "rolling", action: "CLUSTER_SCALE_OUT" } });
+  expect(receiver.status).toBe(201);
+  const update = await senlin.call("PATCH", "/v1/clusters/rolling", { cluster: { profile_id: "roll-v2" } });
+  expect(update.status).toBe(202);
+  const clusters = table("Senlin clusters", on);
+  // One node per batch, a 4 s pause after each: the first batch done, the second waiting.
+  await expect.poll(() => clusters.textContent(), { timeout: 60_000, interval: 100 }).toMatch(/rolling update: 1 of 2 batches done/);
+  const text = (await clusters.textContent()) ?? "";
+  expect(text).toMatch(/batch 1: node-\S+ — done/);
+  expect(text).toMatch(/batch 2: node-\S+ — (waiting|updating)/);
+  await shot("senlin-rolling-update", on);
+  expect(await senlin.waitAction(update.location)).toBe("SUCCEEDED");
+  await expect.poll(() => clusters.textContent(), { timeout: 10_000 }).not.toMatch(/rolling update/);
+}
+
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: the set-up installs Debian's chromium (scripts/setup/chromium.sh)`);
   t = await openAllKindsStack({ timeScale: 1, planeFlags: ["--kubernetes"] });
@@ -393,101 +436,84 @@ describe("the web console, read in Chromium during real pulumi ups", () => {
     await expectConsoleShowsPlane({ shots: true, mayBeEmpty: ["Senlin receivers"] });
   });
 
-  it("shows a Senlin rolling update batch by batch while it runs, and the receivers, profiles and policies it involves", async () => {
-    const senlin = await senlinRest(t.plane);
-    const spec = (image: string) => ({ type: "os.nova.server", version: "1.0", properties: { flavor: "m1.small", image } });
-    await senlin.call("POST", "/v1/profiles", { profile: { name: "roll-v1", spec: spec("cirros") } });
-    await senlin.call("POST", "/v1/profiles", { profile: { name: "roll-v2", spec: spec("cirros-v2") } });
-    const batch = { type: "senlin.policy.batch", version: "1.0", properties: { min_in_service: 1, max_batch_size: 1, pause_time: 4 } };
-    await senlin.call("POST", "/v1/policies", { policy: { name: "one-at-a-time", spec: batch } });
-    const created = await senlin.call("POST", "/v1/clusters", { cluster: { name: "rolling", profile_id: "roll-v1", desired_capacity: 2 } });
-    expect(await senlin.waitAction(created.location)).toBe("SUCCEEDED");
-    const attached = await senlin.call("POST", "/v1/clusters/rolling/actions", { policy_attach: { policy_id: "one-at-a-time" } });
-    expect(await senlin.waitAction(attached.location)).toBe("SUCCEEDED");
-    const receiver = await senlin.call("POST", "/v1/receivers", { receiver: { name: "grow-rolling", type: "webhook", cluster_id: "rolling", action: "CLUSTER_SCALE_OUT" } });
-    expect(receiver.status).toBe(201);
-    const update = await senlin.call("PATCH", "/v1/clusters/rolling", { cluster: { profile_id: "roll-v2" } });
-    expect(update.status).toBe(202);
-    await tab("Senlin").click();
-    const clusters = table("Senlin clusters");
-    // One node per batch, a 4 s pause after each: the first batch done, the second waiting.
-    await expect.poll(() => clusters.textContent(), { timeout: 60_000, interval: 100 }).toMatch(/rolling update: 1 of 2 batches done/);
-    const text = (await clusters.textContent()) ?? "";
-    expect(text).toMatch(/batch 1: node-\S+ — done/);
-    expect(text).toMatch(/batch 2: node-\S+ — (waiting|updating)/);
-    await shot("senlin-rolling-update");
-    expect(await senlin.waitAction(update.location)).toBe("SUCCEEDED");
-    await expect.poll(() => clusters.textContent(), { timeout: 10_000 }).not.toMatch(/rolling update/);
-    await expectConsoleShowsPlane({ tabs: ["Senlin"] });
-  });
-
-  it("shows an upgrade, a resize and a job's update as they progress, during a pulumi up that makes them", async () => {
+  it("shows operations as they progress: a second up's upgrade, resize and job update, and beside it a Senlin rolling update batch by batch", async () => {
     const before = await planeViews(t.plane);
     const cluster = before.cmassh.clusters[0];
-    const senlinCluster = before.senlin.clusters.find((c) => c.name !== "rolling")!;
+    const senlinCluster = before.senlin.clusters[0];
     const job = before.jobs.jobs[0];
     // Three browser tabs, one per platform, as a person following the run would open them.
     const [cmasshPage, senlinPage, pelotonPage] = await Promise.all(["cmassh", "senlin", "peloton"].map((hash) => openConsole(hash)));
+    onTestFinished(() => Promise.all([cmasshPage, senlinPage, pelotonPage].map((p) => p.close())).then(() => undefined));
     const watch = watchPlane(t.plane, { cmassh: cluster.name, senlin: senlinCluster.name, job: job.name });
     const upgrade = `upgrade of cluster ${cluster.name}`;
+    const resize = new RegExp(`^CLUSTER_\\w+ of cluster ${senlinCluster.name}$`);
+    const rowsOf = (on: Page, caption: string, key: string) =>
+      on.evaluate(([region, name]) => ((globalThis as unknown as { __console: Seen }).__console.rows[region] ?? []).filter((row) => row.startsWith(`${name} | `)), [caption, key] as const);
     let plane: Awaited<ReturnType<typeof watch.stop>>;
     try {
       await t.configure({ round: 1 });
       const round1 = t.stack.up();
       const over = round1.then(() => new Promise((resolve) => setTimeout(resolve, 2000)));
-      // Each tab's picture is taken as soon as its table `caption` shows text matching `pattern`
-      // (a regular expression's source); one never shown is left out, and the checks below say so.
-      const shotWhenShown = async (on: Page, caption: string, pattern: string, name: ConsoleScreenshot) => {
-        const shown = on
+      // Each tab's picture is taken as soon as it shows its operation: a progress bar named like
+      // `bar`, or a row of `caption` for `key` matching `row`; one never shown is left out, and the
+      // checks below say why.
+      const shotWhenShown = async (on: Page, name: ConsoleScreenshot, shown: { bar: RegExp } | { caption: string; key: string; row: RegExp }) => {
+        const seenOn = on
           .waitForFunction(
-            ([region, source]) => ((globalThis as unknown as { __console: Seen }).__console.texts[region] ?? []).some((text) => new RegExp(source).test(text)),
-            [caption, pattern] as const,
+            ([source, caption, key]) => {
+              const c = (globalThis as unknown as { __console: Seen }).__console;
+              const pattern = new RegExp(source);
+              return caption ? (c.rows[caption] ?? []).some((row) => row.startsWith(`${key} | `) && pattern.test(row)) : Object.keys(c.bars).some((l) => pattern.test(l));
+            },
+            "bar" in shown ? ([shown.bar.source, "", ""] as const) : ([shown.row.source, shown.caption, shown.key] as const),
             { polling: 50, timeout: 120_000 },
           )
           .then(() => true)
           .catch(() => false);
-        if (await Promise.race([shown, over.then(() => false)])) await shot(name, on);
+        if (await Promise.race([seenOn, over.then(() => false)])) await shot(name, on);
       };
       await Promise.all([
-        shotWhenShown(cmasshPage, "cma-ssh clusters", "upgrade to \\S+: \\d+% of its time", "cmassh-upgrade"),
-        shotWhenShown(senlinPage, "Senlin clusters", "CLUSTER_\\w+ to \\d+ nodes?: \\d+ of \\d+ active", "senlin-resize"),
-        shotWhenShown(pelotonPage, "Peloton jobs", "UPDATE \\w+: \\d+ done, [1-9]\\d* in progress", "peloton-update"),
+        shotWhenShown(cmasshPage, "cmassh-upgrade", { bar: new RegExp(`^${upgrade}$`) }),
+        shotWhenShown(senlinPage, "senlin-resize", { bar: resize }),
+        shotWhenShown(pelotonPage, "peloton-update", { caption: "Peloton jobs", key: job.name, row: /UPDATE \w+: \d+ done, [1-9]\d* in progress/ }),
+        rollingUpdate(senlinPage),
+        round1,
       ]);
-      await round1;
     } finally {
       plane = await watch.stop();
     }
     const after = await planeViews(t.plane);
-    const [cm, se, pe] = await Promise.all([seen(cmasshPage), seen(senlinPage), seen(pelotonPage)]);
 
     // The upgrade to the version the plane reached, its bar moving on while it ran.
     const version = after.cmassh.clusters.find((c) => c.name === cluster.name)!.k8sVersion;
     expect(version).not.toBe(cluster.k8sVersion);
     expect(plane.cmassh).toContain(`upgrade to ${version}`);
-    expect(cm.texts["cma-ssh clusters"].some((text) => text.includes(`upgrade to ${version}: `))).toBe(true);
-    const upgradeBar = cm.bars[upgrade];
+    expect((await rowsOf(cmasshPage, "cma-ssh clusters", cluster.name)).some((row) => row.includes(`upgrade to ${version}: `))).toBe(true);
+    const upgradeBar = (await seen(cmasshPage)).bars[upgrade] ?? [];
     expect(upgradeBar.length, `the upgrade's bar showed ${upgradeBar.join(", ")}`).toBeGreaterThanOrEqual(2);
     expect(upgradeBar[0]).toBeLessThan(100);
     for (let i = 1; i < upgradeBar.length; i++) expect(upgradeBar[i]).toBeGreaterThan(upgradeBar[i - 1]);
 
     // The resize: the members in place against the desired capacity, as the plane had them while it ran.
     expect(plane.senlin.length).toBeGreaterThan(0);
+    const senlinRows = await rowsOf(senlinPage, "Senlin clusters", senlinCluster.name);
+    const senlinBars = (await seen(senlinPage)).bars;
     const resizeShown = plane.senlin.filter(({ action, desired, statuses }) => {
       const active = statuses.ACTIVE ?? 0;
-      const parts = [`${action} to ${desired} node`, `: ${active} of ${desired} active`, ...Object.entries(statuses).flatMap(([s, n]) => (s === "ACTIVE" ? [] : [`, ${n} ${s.toLowerCase()}`]))];
-      const label = `${action} of cluster ${senlinCluster.name}`;
+      const detail = [`${action} to ${desired} node`, `: ${active} of ${desired} active`, ...Object.entries(statuses).flatMap(([s, n]) => (s === "ACTIVE" ? [] : [`, ${n} ${s.toLowerCase()}`]))];
       const value = Math.round((active / Math.max(1, desired + (statuses.DELETING ?? 0))) * 100);
-      return se.texts["Senlin clusters"].some((text) => parts.every((part) => text.includes(part))) && (se.bars[label] ?? []).includes(value);
+      return senlinRows.some((row) => detail.every((part) => row.includes(part))) && (senlinBars[`${action} of cluster ${senlinCluster.name}`] ?? []).includes(value);
     });
     expect(resizeShown, `the plane's resize states ${JSON.stringify(plane.senlin)}`).not.toEqual([]);
     expect(after.senlin.clusters.find((c) => c.name === senlinCluster.name)!.desired_capacity).toBeGreaterThan(senlinCluster.desired_capacity);
 
-    // The job's update instance by instance: at least two of the plane's steps, in its order.
-    const steps = plane.workflows.filter((step) => pe.texts["Peloton jobs"].some((text) => text.includes(step)));
+    // The job's update instance by instance: at least two of the plane's steps.
+    const jobRows = await rowsOf(pelotonPage, "Peloton jobs", job.name);
+    const steps = plane.workflows.filter((step) => jobRows.some((row) => row.includes(step)));
     expect(steps.length, `the plane's steps ${plane.workflows.join(" | ")}`).toBeGreaterThanOrEqual(2);
     expect(steps.every((step) => step.startsWith("UPDATE "))).toBe(true);
 
-    await Promise.all([cmasshPage, senlinPage, pelotonPage].map((p) => p.close()));
+    // Then every object with its status, the rolling update's receiver, profiles and policy included.
     await expectConsoleShowsPlane();
   });
 
