@@ -1,4 +1,5 @@
-import { Progress, Status, Table, elapsedShare } from "./widgets";
+import { membershipProgress } from "./senlin-progress";
+import { Progress, percentOf, Status, Table, elapsedShare } from "./widgets";
 import {
   type ApiServers,
   type CmasshCluster,
@@ -12,6 +13,7 @@ import {
   type SenlinAction,
   type SenlinCluster,
   type SenlinNode,
+  type SenlinPolicy,
   type SenlinReceiver,
   type VCluster,
   type VSnapshot,
@@ -45,14 +47,17 @@ export function CmasshPanel({ state }: { state: ConsoleState }) {
         c.k8sVersion,
         `${c.controlPlane.count} × ${c.controlPlane.instanceType}`,
         c.pools.map((p) => `${p.name}: ${p.count} × ${p.instanceType}`).join(", ") || "none",
-        c.operations.map((op) => (
-          <Progress
-            key={op.startedAt + op.kind}
-            label={`${op.kind} of cluster ${c.name}`}
-            value={elapsedShare(op.startedAt, op.endsAt, state.now)}
-            detail={op.version ? `${op.kind} to ${op.version}` : op.kind}
-          />
-        )),
+        c.operations.map((op) => {
+          const share = elapsedShare(op.startedAt, op.endsAt, state.now);
+          return (
+            <Progress
+              key={op.startedAt + op.kind}
+              label={`${op.kind} of cluster ${c.name}`}
+              value={share}
+              detail={`${op.version ? `${op.kind} to ${op.version}` : op.kind}: ${percentOf(share)}% of its time`}
+            />
+          );
+        }),
         ...(k8s ? [c.status === "RUNNING" ? <Download query={`api=cmassh&name=${encodeURIComponent(c.name)}`} name={c.name} /> : "—"] : []),
       ])}
     />
@@ -85,8 +90,12 @@ export function CycleCloudPanel({ state }: { state: ConsoleState }) {
   );
 }
 
-/** A Senlin action in flight; a rolling update shows its batches, each done, in progress or waiting. */
-function SenlinActionProgress({ action, members }: { action: SenlinAction; members: SenlinNode[] }) {
+/**
+ * A Senlin action in flight: a rolling update shows its batches, each done, in progress or waiting;
+ * a create, resize or scale the cluster's members in place against its desired capacity.
+ */
+function SenlinActionProgress({ action, cluster }: { action: SenlinAction; cluster: SenlinCluster }) {
+  const members = cluster.members;
   const plan = action.data.update?.plan;
   const target = action.inputs.new_profile_id;
   if (action.action === "CLUSTER_UPDATE" && plan && typeof target === "string") {
@@ -107,6 +116,8 @@ function SenlinActionProgress({ action, members }: { action: SenlinAction; membe
       </div>
     );
   }
+  const membership = membershipProgress(action, cluster);
+  if (membership) return <Progress label={`${action.action} of cluster ${cluster.name}`} value={membership.value} detail={membership.detail} />;
   return (
     <div>
       {action.action} <Status value={action.status} />
@@ -117,7 +128,7 @@ function SenlinActionProgress({ action, members }: { action: SenlinAction; membe
 export function SenlinPanel({ state }: { state: ConsoleState }) {
   const clusters = listOf<SenlinCluster>(state, "/_local/senlin/clusters", "clusters");
   const profiles = listOf<Named>(state, "/_local/senlin/profiles", "profiles");
-  const policies = listOf<Named>(state, "/_local/senlin/policies", "policies");
+  const policies = listOf<SenlinPolicy>(state, "/_local/senlin/policies", "policies");
   const receivers = listOf<SenlinReceiver>(state, "/_local/senlin/receivers", "receivers");
   const nodes = listOf<SenlinNode>(state, "/_local/senlin/nodes", "nodes");
   const policyName = new Map(policies.map((p) => [p.id, p.name]));
@@ -140,7 +151,7 @@ export function SenlinPanel({ state }: { state: ConsoleState }) {
             </div>
           )),
           c.bindings.map((b) => `${policyName.get(b.policy_id) ?? b.policy_id}${b.enabled ? "" : " (disabled)"}`).join(", ") || "none",
-          c.actions_in_flight.map((a) => <SenlinActionProgress key={a.id} action={a} members={c.members} />),
+          c.actions_in_flight.map((a) => <SenlinActionProgress key={a.id} action={a} cluster={c} />),
         ])}
       />
       <Table
@@ -148,8 +159,20 @@ export function SenlinPanel({ state }: { state: ConsoleState }) {
         headers={["node", "cluster", "index", "status", "profile"]}
         rows={nodes.map((n) => [n.name, clusterName.get(n.cluster_id) ?? (n.cluster_id ? n.cluster_id.slice(0, 8) : "orphan"), n.index, <Status value={n.status} />, n.profile_name ?? n.profile_id.slice(0, 8)])}
       />
-      <Table caption="Senlin profiles" headers={["profile", "type"]} rows={profiles.map((p) => [p.name, p.type ?? ""])} />
-      <Table caption="Senlin policies" headers={["policy", "type"]} rows={policies.map((p) => [p.name, p.type ?? ""])} />
+      <Table
+        caption="Senlin profiles"
+        headers={["profile", "type", "used by"]}
+        rows={profiles.map((p) => {
+          const users = clusters.filter((c) => c.profile_id === p.id).map((c) => c.name);
+          const onNodes = nodes.filter((n) => n.profile_id === p.id).length;
+          return [p.name, p.type ?? "", [...users, ...(onNodes ? [`${onNodes} node${onNodes === 1 ? "" : "s"}`] : [])].join(", ") || "nothing"];
+        })}
+      />
+      <Table
+        caption="Senlin policies"
+        headers={["policy", "type", "attached to"]}
+        rows={policies.map((p) => [p.name, p.type ?? "", p.clusters.map((id) => clusterName.get(id) ?? id.slice(0, 8)).join(", ") || "no cluster"])}
+      />
       <Table
         caption="Senlin receivers"
         headers={["receiver", "type", "cluster", "action"]}

@@ -86,6 +86,7 @@ export interface SenlinCluster {
   desired_capacity: number;
   min_size: number;
   max_size: number;
+  profile_id: string;
   profile_name: string;
   members: SenlinNode[];
   bindings: { policy_id: string; enabled: boolean }[];
@@ -96,6 +97,11 @@ export interface Named {
   id: string;
   name: string;
   type?: string;
+}
+
+export interface SenlinPolicy extends Named {
+  /** The ids of the clusters it is attached to. */
+  clusters: string[];
 }
 
 export interface SenlinReceiver extends Named {

@@ -12,9 +12,14 @@ export function Status({ value }: { value: string }) {
   return <span class={`status ${tone}`}>{value}</span>;
 }
 
+/** A share (0 to 1, clamped) as a whole percentage. */
+export function percentOf(share: number): number {
+  return Math.round(Math.max(0, Math.min(1, share)) * 100);
+}
+
 /** A labelled progress bar (0 to 1). */
 export function Progress({ label, value, detail }: { label: string; value: number; detail?: string }) {
-  const percent = Math.round(Math.max(0, Math.min(1, value)) * 100);
+  const percent = percentOf(value);
   return (
     <div class="progress-row">
       <progress aria-label={label} max={100} value={percent} />
