@@ -1,11 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { activateNodes, createMember, evalClusterStatus, pickVictims, removeNodes, setNodeStatus } from "./cluster-state";
-import type { ActionName, ActionRecord, ClusterStatus } from "./records";
+import { type ActionName, type ActionRecord, type ClusterStatus, DERIVED_CAUSE } from "./records";
 import { rollingUpdateFailure, startRollingUpdate } from "./rolling-update";
 import type { SenlinStore } from "./store";
-
-/** The `cause` of actions an action started for itself. */
-const DERIVED = "Derived Action";
 
 /**
  * What an action's end produced: a failure, or nothing (success: every action then ends with
@@ -23,7 +20,24 @@ export interface ActionKind {
   onStart?(store: SenlinStore, action: ActionRecord, atMs: number): void;
   /** Effects when it ends successfully. */
   onEnd(store: SenlinStore, action: ActionRecord, atMs: number): EndOutcome;
+  /**
+   * What Senlin 14's handler of the action answers when it succeeds (senlin/engine/actions/
+   * cluster_action.py and node_action.py, the policy methods of engine/cluster.py): the reason of
+   * its end event. Read before onEnd.
+   */
+  succeeded: string | ((store: SenlinStore, action: ActionRecord) => string);
+  /**
+   * Whether it works through node actions, which it waits for (Senlin's derived NODE_CREATE,
+   * NODE_DELETE, NODE_JOIN, ... actions): read once it started. @default never
+   */
+  waitsForNodes?(store: SenlinStore, action: ActionRecord): boolean;
 }
+
+/** Node ids an action's start chose to create or remove, or it adds, removes or replaces. */
+const nodesOf = (action: ActionRecord): number =>
+  (action.plan.created?.length ?? 0) + (action.plan.removed?.length ?? 0) + (action.plan.nodes?.length ?? 0) + Object.keys(action.plan.replacements ?? {}).length;
+const worksOnNodes = (_store: SenlinStore, action: ActionRecord): boolean => nodesOf(action) > 0;
+const hasMembers = (store: SenlinStore, action: ActionRecord): boolean => store.members(action.clusterId).length > 0;
 
 /** Records the node ids an action's start chose, for its end. */
 function remember(store: SenlinStore, action: ActionRecord, created: string[], removed: string[]): void {
@@ -54,7 +68,7 @@ function endResize(store: SenlinStore, action: ActionRecord, atMs: number): EndO
   return {};
 }
 
-const resizing: ActionKind = { running: ["RESIZING", "Cluster resize started."], onStart: startResize, onEnd: endResize };
+const resizing = { running: ["RESIZING", "Cluster resize started."], onStart: startResize, onEnd: endResize, waitsForNodes: worksOnNodes } satisfies Omit<ActionKind, "succeeded">;
 
 /** A healthy node after a check, as the os.nova.server profile reports it. */
 function markChecked(store: SenlinStore, ids: readonly string[]): void {
@@ -69,6 +83,8 @@ const evaluate = (store: SenlinStore, action: ActionRecord, atMs: number): EndOu
 
 const CLUSTER_KINDS: Readonly<Record<Exclude<ActionName, `NODE_${string}`>, ActionKind>> = {
   CLUSTER_CREATE: {
+    succeeded: "Cluster creation succeeded.",
+    waitsForNodes: worksOnNodes,
     running: ["CREATING", "Creation in progress"],
     onStart: (store, action, atMs) => {
       const cluster = store.clusters.get(action.clusterId);
@@ -83,6 +99,9 @@ const CLUSTER_KINDS: Readonly<Record<Exclude<ActionName, `NODE_${string}`>, Acti
     },
   },
   CLUSTER_DELETE: {
+    // do_delete answers what deleting the nodes answered: _wait_for_dependents' reason, or nothing ("SUCCEEDED" in the event).
+    succeeded: (store, action) => (hasMembers(store, action) ? "All dependents ended with success" : "SUCCEEDED"),
+    waitsForNodes: hasMembers,
     running: ["DELETING", "Deletion in progress"],
     onStart: (store, action) => {
       // Senlin 14's do_delete removes the cluster's receivers first: their URLs stop working at once.
@@ -98,6 +117,8 @@ const CLUSTER_KINDS: Readonly<Record<Exclude<ActionName, `NODE_${string}`>, Acti
     },
   },
   CLUSTER_UPDATE: {
+    succeeded: "Cluster update completed.",
+    waitsForNodes: (_store, action) => (action.plan.children?.length ?? 0) > 0,
     running: ["UPDATING", "Update in progress"],
     // The engine stores name, metadata and timeout first, then rolls the nodes to a new profile.
     onStart: (store, action, atMs) => {
@@ -113,10 +134,12 @@ const CLUSTER_KINDS: Readonly<Record<Exclude<ActionName, `NODE_${string}`>, Acti
       return evaluate(store, action, atMs);
     },
   },
-  CLUSTER_RESIZE: resizing,
-  CLUSTER_SCALE_OUT: resizing,
-  CLUSTER_SCALE_IN: resizing,
+  CLUSTER_RESIZE: { ...resizing, succeeded: "Cluster resize succeeded." },
+  CLUSTER_SCALE_OUT: { ...resizing, succeeded: "Cluster scaling succeeded." },
+  CLUSTER_SCALE_IN: { ...resizing, succeeded: "Cluster scaling succeeded." },
   CLUSTER_ADD_NODES: {
+    succeeded: "Completed adding nodes.",
+    waitsForNodes: worksOnNodes,
     running: ["RESIZING", "Cluster resize started."],
     onStart: (store, action) => {
       store.clusters.update(action.clusterId, (c) => ({ ...c, ...action.plan.size }));
@@ -131,6 +154,8 @@ const CLUSTER_KINDS: Readonly<Record<Exclude<ActionName, `NODE_${string}`>, Acti
     onEnd: evaluate,
   },
   CLUSTER_DEL_NODES: {
+    succeeded: "Completed deleting nodes.",
+    waitsForNodes: worksOnNodes,
     running: ["RESIZING", "Cluster resize started."],
     onStart: (store, action) => {
       store.clusters.update(action.clusterId, (c) => ({ ...c, ...action.plan.size }));
@@ -142,6 +167,8 @@ const CLUSTER_KINDS: Readonly<Record<Exclude<ActionName, `NODE_${string}`>, Acti
     },
   },
   CLUSTER_REPLACE_NODES: {
+    succeeded: "Completed replacing nodes.",
+    waitsForNodes: worksOnNodes,
     running: ["RESIZING", "Cluster resize started."],
     onEnd: (store, action, atMs) => {
       for (const [oldId, newId] of Object.entries(action.plan.replacements ?? {})) {
@@ -153,6 +180,7 @@ const CLUSTER_KINDS: Readonly<Record<Exclude<ActionName, `NODE_${string}`>, Acti
     },
   },
   CLUSTER_ATTACH_POLICY: {
+    succeeded: (store, action) => (store.bindings(action.clusterId).some((b) => b.policyId === action.plan.policyId) ? "Policy already attached." : "Policy attached."),
     onEnd: (store, action, atMs) => {
       const policy = store.policies.get(action.plan.policyId ?? "");
       if (!policy) return { failure: `The policy '${action.plan.policyId}' could not be found.` };
@@ -170,12 +198,15 @@ const CLUSTER_KINDS: Readonly<Record<Exclude<ActionName, `NODE_${string}`>, Acti
     },
   },
   CLUSTER_DETACH_POLICY: {
+    succeeded: "Policy detached.",
     onEnd: (store, action) => {
       store.deleteBinding(action.clusterId, action.plan.policyId ?? "");
       return {};
     },
   },
   CLUSTER_UPDATE_POLICY: {
+    // `enabled` defaults to true in the request (ClusterUpdatePolicyRequest), so never "No update is needed.".
+    succeeded: "Policy updated.",
     onEnd: (store, action) => {
       const binding = store.bindings(action.clusterId).find((b) => b.policyId === action.plan.policyId);
       if (!binding) return { failure: "The policy is not attached to the cluster." };
@@ -184,6 +215,8 @@ const CLUSTER_KINDS: Readonly<Record<Exclude<ActionName, `NODE_${string}`>, Acti
     },
   },
   CLUSTER_CHECK: {
+    succeeded: "Cluster checking completed.",
+    waitsForNodes: hasMembers,
     running: ["CHECKING", "Check in progress"],
     onEnd: (store, action, atMs) => {
       markChecked(store, store.members(action.clusterId).map((n) => n.id));
@@ -191,6 +224,8 @@ const CLUSTER_KINDS: Readonly<Record<Exclude<ActionName, `NODE_${string}`>, Acti
     },
   },
   CLUSTER_RECOVER: {
+    succeeded: "Cluster recovery succeeded.",
+    waitsForNodes: worksOnNodes,
     running: ["RECOVERING", "Recovery in progress"],
     onStart: (store, action) => {
       const sick = store.members(action.clusterId).filter((n) => n.status === "ERROR" || n.status === "WARNING");
@@ -203,6 +238,8 @@ const CLUSTER_KINDS: Readonly<Record<Exclude<ActionName, `NODE_${string}`>, Acti
     },
   },
   CLUSTER_OPERATION: {
+    succeeded: (_store, action) => `Cluster operation '${action.plan.operation}' completed.`,
+    waitsForNodes: (_store, action) => Array.isArray(action.inputs.nodes) && action.inputs.nodes.length > 0,
     running: ["OPERATING", "Operation in progress"],
     onEnd: evaluate,
   },
@@ -217,6 +254,7 @@ function evalOwner(store: SenlinStore, clusterId: string, operation: string, atM
 export const ACTION_KINDS: Readonly<Record<ActionName, ActionKind>> = {
   ...CLUSTER_KINDS,
   NODE_CREATE: {
+    succeeded: "Node created successfully.",
     onStart: (store, action) => {
       setNodeStatus(store, [action.target], "CREATING", "Creation in progress");
       if (action.clusterId) store.clusters.update(action.clusterId, (c) => ({ ...c, ...action.plan.size }));
@@ -228,6 +266,7 @@ export const ACTION_KINDS: Readonly<Record<ActionName, ActionKind>> = {
     },
   },
   NODE_DELETE: {
+    succeeded: "Node deleted successfully.",
     onStart: (store, action) => setNodeStatus(store, [action.target], "DELETING", "Deletion in progress"),
     onEnd: (store, action, atMs) => {
       store.nodes.delete(action.target);
@@ -237,22 +276,25 @@ export const ACTION_KINDS: Readonly<Record<ActionName, ActionKind>> = {
     },
   },
   NODE_UPDATE: {
+    succeeded: (_store, action) => (Object.keys(action.inputs).length === 0 ? "No property to update." : "Node updated successfully."),
     onStart: (store, action) => setNodeStatus(store, [action.target], "UPDATING", "Update in progress"),
     onEnd: (store, action, atMs) => {
       store.nodes.update(action.target, (n) => ({ ...n, ...(action.plan.changes ?? {}), updatedAtMs: atMs }));
       activateNodes(store, [action.target], "Update succeeded", atMs);
       // A rolling update's own node updates leave the cluster to the cluster action.
-      if (action.cause !== DERIVED) evalOwner(store, action.clusterId, "NODE_UPDATE", atMs);
+      if (action.cause !== DERIVED_CAUSE) evalOwner(store, action.clusterId, "NODE_UPDATE", atMs);
       return {};
     },
   },
   NODE_CHECK: {
+    succeeded: "Node check succeeded.",
     onEnd: (store, action) => {
       markChecked(store, [action.target]);
       return {};
     },
   },
   NODE_RECOVER: {
+    succeeded: "Node recovered successfully.",
     onStart: (store, action) => setNodeStatus(store, [action.target], "RECOVERING", "Recovery in progress"),
     onEnd: (store, action, atMs) => {
       activateNodes(store, [action.target], "Recovery succeeded", atMs);
@@ -261,6 +303,7 @@ export const ACTION_KINDS: Readonly<Record<ActionName, ActionKind>> = {
     },
   },
   NODE_OPERATION: {
+    succeeded: (_store, action) => `Node operation '${action.plan.operation}' succeeded.`,
     onStart: (store, action) => setNodeStatus(store, [action.target], "OPERATING", `Operation '${action.plan.operation}' in progress`),
     onEnd: (store, action, atMs) => {
       activateNodes(store, [action.target], `Operation '${action.plan.operation}' succeeded`, atMs);

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { inTransaction } from "../database";
 import { evalClusterStatus, failAction } from "./cluster-state";
 import { ACTION_KINDS } from "./effects";
-import type { ActionName, ActionPlan, ActionRecord, ClusterRecord, Owner } from "./records";
+import { type ActionName, type ActionPlan, type ActionRecord, type ClusterRecord, hasStarted, type Owner } from "./records";
 import type { SenlinStore } from "./store";
 
 /**
@@ -90,6 +90,17 @@ export function queueAction(env: ActionEnv, nowMs: number, spec: ActionSpec): Ac
   return action;
 }
 
+/** Senlin's reasons while a cluster action waits for its node actions, and once they all ended. */
+export const WAITING_REASON = "Waiting for depended actions.";
+export const DEPENDENTS_DONE_REASON = "All depended actions completed.";
+/**
+ * The share of its run an action that works through node actions spends RUNNING before it waits
+ * for them, and READY after they ended. On the real Senlin both are its own work (making the node
+ * actions, then storing the result) and short beside the nodes' work; here they are long enough
+ * to be seen by a client polling the action.
+ */
+const OWN_WORK_SHARE = 0.1;
+
 /**
  * Applies every action start and end due by `nowMs`, in time order, in one transaction (none when
  * nothing is due). Called before every request and admin view, so state is a function of the clock
@@ -106,9 +117,30 @@ export function settleDueActions(env: ActionEnv, nowMs: number): void {
  */
 export function applyDueActions(env: ActionEnv, nowMs: number): void {
   for (let due = env.store.nextDueAction(nowMs); due; due = env.store.nextDueAction(nowMs)) {
-    if (due.status === "READY") startAction(env.store, due);
+    if (due.status === "READY" && due.waitingMs === undefined) startAction(env.store, due);
+    else if (due.status === "RUNNING" && due.waitingMs !== undefined) setWaiting(env.store, due);
+    else if (due.status === "WAITING" && due.plan.failure === undefined) setReadyAgain(env.store, due);
     else endAction(env.store, due);
   }
+}
+
+/** A cluster action has made its node actions and waits for them (Senlin's dependency_add). */
+function setWaiting(store: SenlinStore, action: ActionRecord): void {
+  store.actions.update(action.id, (a) => ({ ...a, status: "WAITING", statusReason: WAITING_REASON }));
+}
+
+/**
+ * Its node actions all ended (Senlin's action_check_status): READY until it stores its result. A
+ * failure decided in advance skips this, as a failed node action fails its parent at once.
+ */
+function setReadyAgain(store: SenlinStore, action: ActionRecord): void {
+  store.actions.update(action.id, (a) => ({ ...a, status: "READY", statusReason: DEPENDENTS_DONE_REASON }));
+}
+
+/** From when to when an action that works through node actions waits for them. */
+function waitingPhase(action: ActionRecord): Pick<ActionRecord, "waitingMs" | "readyAgainMs"> {
+  const own = Math.round((action.endMs - action.startMs) * OWN_WORK_SHARE);
+  return { waitingMs: action.startMs + own, readyAgainMs: Math.max(action.startMs + own, action.endMs - own) };
 }
 
 function startAction(store: SenlinStore, action: ActionRecord): void {
@@ -126,6 +158,9 @@ function startAction(store: SenlinStore, action: ActionRecord): void {
   // A policy's check stores the action (its `data`): that one store is the updated_at Senlin shows.
   const checked = store.actions.get(action.id);
   if (checked && Object.keys(checked.data ?? {}).length > 0) store.actions.update(action.id, (a) => ({ ...a, updatedAtMs: a.startMs }));
+  // Read after onStart: it decides the nodes the action works on, and a rolling update its end.
+  const started = store.actions.get(action.id);
+  if (started && kind.waitsForNodes?.(store, started)) store.actions.update(action.id, (a) => ({ ...a, ...waitingPhase(a) }));
 }
 
 /** The `status_reason` every action that succeeds ends with (the dispatcher's, whatever the action said). */
@@ -141,23 +176,25 @@ function endAction(store: SenlinStore, action: ActionRecord): void {
     return;
   }
   const kind = ACTION_KINDS[action.action];
+  // Before onEnd, which may remove what the reason depends on (a deleted cluster's members).
+  const handlerReason = typeof kind.succeeded === "string" ? kind.succeeded : kind.succeeded(store, action);
   const outcome = kind.onEnd(store, action, action.endMs);
   if (outcome.failure !== undefined) {
     failAction(store, action, outcome.failure);
     return;
   }
-  store.actions.update(action.id, (a) => ({ ...a, status: "SUCCEEDED", statusReason: SUCCESS_REASON, dependsOn: [] }));
+  store.actions.update(action.id, (a) => ({ ...a, status: "SUCCEEDED", statusReason: SUCCESS_REASON, handlerReason, dependsOn: [] }));
 }
 
 /** Statuses an action may be cancelled in. */
 export const CANCELLABLE: readonly string[] = ["READY", "RUNNING", "WAITING", "WAITING_LIFECYCLE_COMPLETION"];
 
 /**
- * Cancels an unfinished action at `nowMs`: a READY one never starts; a RUNNING one stops without
+ * Cancels an unfinished action at `nowMs`: a READY one never starts; a started one stops without
  * its end effects, nodes it was creating end in ERROR, others it was working on go back to ACTIVE.
  */
 export function cancelAction(store: SenlinStore, action: ActionRecord, nowMs: number): void {
-  const wasRunning = action.status === "RUNNING";
+  const wasRunning = hasStarted(action);
   store.actions.update(action.id, (a) => ({ ...a, status: "CANCELLED", statusReason: "Action execution cancelled.", endMs: nowMs, updatedAtMs: nowMs }));
   if (!wasRunning) return;
   // Derived actions not yet ended (a rolling update's later batches) end with their parent.

@@ -100,8 +100,14 @@ export interface BindingRecord {
   createdAtMs: number;
 }
 
-/** Action statuses; this server never leaves an action INIT or WAITING. */
+/**
+ * Action statuses. This server never leaves an action INIT; a cluster action that works through
+ * node actions goes RUNNING -> WAITING -> READY before it ends, as Senlin's do (lifecycle.ts).
+ */
 export type ActionStatus = "INIT" | "WAITING" | "READY" | "RUNNING" | "SUCCEEDED" | "FAILED" | "CANCELLED";
+
+/** The `cause` of the actions an action starts for itself (Senlin's CAUSE_DERIVED). */
+export const DERIVED_CAUSE = "Derived Action";
 
 /** The engine action names this server runs. */
 export type ActionName =
@@ -161,7 +167,10 @@ export interface ActionPlan {
   children?: string[];
 }
 
-/** A stored action. Its status moves READY -> RUNNING -> SUCCEEDED/FAILED on the clock. */
+/**
+ * A stored action. Its status moves READY -> RUNNING -> SUCCEEDED/FAILED on the clock, through
+ * WAITING and READY again between `waitingMs` and `endMs` when it works through node actions.
+ */
 export interface ActionRecord extends Owner {
   id: string;
   /** e.g. `cluster_resize_1a2b3c4d`. */
@@ -186,6 +195,17 @@ export interface ActionRecord extends Owner {
   data?: Record<string, unknown>;
   /** Ids of the derived actions this one waits for. */
   dependsOn?: string[];
+  /**
+   * When it starts WAITING for its node actions, and when it is READY again (they all ended);
+   * set when it starts, for the actions that work through node actions only.
+   */
+  waitingMs?: number;
+  readyAgainMs?: number;
+  /**
+   * What the engine's handler answered when the action succeeded (`Cluster creation succeeded.`):
+   * its end event's reason, the action itself showing the dispatcher's `Action completed successfully.`.
+   */
+  handlerReason?: string;
   /** Ids of the actions waiting for this one. */
   dependedBy?: string[];
 }
@@ -225,4 +245,9 @@ export interface EventRecord {
   otype: "CLUSTER" | "NODE";
   phase: "start" | "end" | "error";
   reason: string;
+}
+
+/** Whether an action has started: it is running, waiting for its node actions, ready again after them, or ended. */
+export function hasStarted(action: Pick<ActionRecord, "status" | "waitingMs">): boolean {
+  return action.status !== "INIT" && (action.status !== "READY" || action.waitingMs !== undefined);
 }

@@ -1,5 +1,5 @@
 import { hasFeature, type Microversion } from "./microversion";
-import type { ActionRecord, BindingRecord, ClusterRecord, NodeRecord, PolicyRecord, ProfileRecord } from "./records";
+import { type ActionRecord, type BindingRecord, type ClusterRecord, hasStarted, type NodeRecord, type PolicyRecord, type ProfileRecord } from "./records";
 import type { SenlinStore } from "./store";
 
 /** Senlin's timestamp format: ISO 8601 to the second, `Z`; null before the time is set. */
@@ -126,7 +126,6 @@ export function renderBinding(b: BindingRecord, clusterName: string, policyName:
   });
 }
 
-const STARTED = new Set(["RUNNING", "SUCCEEDED", "FAILED", "CANCELLED"]);
 const ENDED = new Set(["SUCCEEDED", "FAILED", "CANCELLED"]);
 
 /** An action as the API shows it; `cluster_id` from 1.14. Start and end times are epoch seconds. */
@@ -146,7 +145,7 @@ export function renderAction(a: ActionRecord, version: Microversion): Record<str
     outputs: a.outputs,
     owner: null,
     project: a.project,
-    start_time: STARTED.has(a.status) ? a.startMs / 1000 : null,
+    start_time: hasStarted(a) ? a.startMs / 1000 : null,
     status: a.status,
     status_reason: a.statusReason,
     target: a.target,

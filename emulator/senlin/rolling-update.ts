@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { ActionRecord, NodeRecord, PolicyRecord } from "./records";
+import { type ActionRecord, DERIVED_CAUSE, type NodeRecord, type PolicyRecord } from "./records";
 import type { SenlinStore } from "./store";
 
 /**
@@ -108,7 +108,7 @@ export function startRollingUpdate(store: SenlinStore, action: ActionRecord, atM
         action: "NODE_UPDATE",
         target: nodeId,
         clusterId: action.clusterId,
-        cause: "Derived Action",
+        cause: DERIVED_CAUSE,
         status: "READY",
         statusReason: "",
         inputs: { new_profile_id: profileId },

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { DatabaseSync, SQLInputValue } from "node:sqlite";
 import { cachedStatement, inTransaction } from "../database";
-import type { ActionRecord, BindingRecord, ClusterRecord, EventRecord, NodeRecord, PolicyRecord, ProfileRecord, ReceiverRecord } from "./records";
+import { type ActionRecord, type BindingRecord, type ClusterRecord, DERIVED_CAUSE, type EventRecord, hasStarted, type NodeRecord, type PolicyRecord, type ProfileRecord, type ReceiverRecord } from "./records";
 
 /**
  * Senlin's tables: each object is a JSON document with the columns lookups need beside it. Action
@@ -126,14 +126,17 @@ export class SenlinStore {
     this.deriveMissingEvents();
   }
 
-  /** The events an action's change of status makes: `start` when it starts running, `end` or `error` when it ends. */
+  /**
+   * The events an action's change of status makes: `start` when it starts running, `end` or
+   * `error` when it ends. None for a derived action (Senlin's `exclude_derived_actions`, on by default).
+   */
   private recordEvents(before: ActionRecord, after: ActionRecord): void {
-    if (before.status === after.status) return;
-    if (after.status === "RUNNING") this.addEvent(eventOf(after, "start", after.startMs, "The action is being processed.", this.objectName(after)));
+    if (before.status === after.status || after.cause === DERIVED_CAUSE) return;
+    if (after.status === "RUNNING") this.addEvent(startEvent(after, this.objectName(after)));
     if (ENDED.has(after.status) && !ENDED.has(before.status)) {
       // A deleted object's name is gone by the time its delete ends: the start event kept it.
       const oname = this.objectName(after) ?? this.eventById(eventId(after.id, "start"))?.oname;
-      this.addEvent(eventOf(after, after.status === "SUCCEEDED" ? "end" : "error", after.endMs, after.statusReason, oname));
+      this.addEvent(endEvent(after, oname));
     }
   }
 
@@ -152,13 +155,13 @@ export class SenlinStore {
    */
   private deriveMissingEvents(): void {
     if (cachedStatement(this.db, "SELECT 1 AS found FROM senlin_events LIMIT 1").get()) return;
-    const started = this.actions.list(undefined).filter((a) => a.status === "RUNNING" || ENDED.has(a.status));
+    const started = this.actions.list(undefined).filter((a) => hasStarted(a) && a.cause !== DERIVED_CAUSE);
     if (started.length === 0) return;
     inTransaction(this.db, () => {
       for (const action of started) {
         const oname = this.objectName(action);
-        this.addEvent(eventOf(action, "start", action.startMs, "The action is being processed.", oname));
-        if (ENDED.has(action.status)) this.addEvent(eventOf(action, action.status === "SUCCEEDED" ? "end" : "error", action.endMs, action.statusReason, oname));
+        this.addEvent(startEvent(action, oname));
+        if (ENDED.has(action.status)) this.addEvent(endEvent(action, oname));
       }
     });
   }
@@ -230,10 +233,16 @@ export class SenlinStore {
   }
 }
 
-/** When an action's next event happens: its start while READY, its end while RUNNING, never once ended. */
+/**
+ * When an action's next change happens: its start while READY to start, its end while RUNNING,
+ * WAITING or READY again, never once ended; for one that works through node actions, WAITING at
+ * `waitingMs` and READY again at `readyAgainMs` (or its end, when it is to fail) come between.
+ */
 function dueMs(action: ActionRecord): number | null {
-  if (action.status === "READY") return action.startMs;
-  if (action.status === "RUNNING") return action.endMs;
+  const waits = action.waitingMs !== undefined;
+  if (action.status === "READY") return waits ? action.endMs : action.startMs;
+  if (action.status === "RUNNING") return action.waitingMs ?? action.endMs;
+  if (action.status === "WAITING") return waits && action.plan.failure === undefined ? (action.readyAgainMs ?? action.endMs) : action.endMs;
   return null;
 }
 
@@ -243,6 +252,17 @@ const ENDED = new Set(["SUCCEEDED", "FAILED", "CANCELLED"]);
 export function eventId(actionId: string, phase: string): string {
   const hex = createHash("sha256").update(`${actionId}:${phase}`).digest("hex");
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** An action's start event: Senlin's dispatcher gives the action's short id as its reason. */
+function startEvent(action: ActionRecord, oname: string | undefined): EventRecord {
+  return eventOf(action, "start", action.startMs, action.id.slice(0, 8), oname);
+}
+
+/** An action's end (`end`, with its handler's reason) or error event (with the action's). */
+function endEvent(action: ActionRecord, oname: string | undefined): EventRecord {
+  const succeeded = action.status === "SUCCEEDED";
+  return eventOf(action, succeeded ? "end" : "error", action.endMs, succeeded ? (action.handlerReason ?? action.statusReason) : action.statusReason, oname);
 }
 
 function eventOf(action: ActionRecord, phase: EventRecord["phase"], atMs: number, reason: string, oname: string | undefined): EventRecord {

@@ -13,14 +13,16 @@ import { type FileHost, serveFiles } from "../harness/https-files";
 import { repoRoot, workDir } from "../harness/paths";
 import { makeVenv } from "../harness/python";
 import { hostPlatform, type TestRelease, testRelease, toolsWithoutNode } from "../harness/release";
+import { assembleFromAssets } from "../harness/release-assets";
 import { applyArgs, planArgs, type TofuDir, tofuBin } from "../harness/tofu";
 import { openTofuPlane, type TofuPlane } from "../harness/tofu-plane";
 import { SENLIN_USER } from "../harness/senlin-stack";
 import { installWorkspace } from "../harness/workspace";
 
 /**
- * Clusterform installed the way users install a provider, from the release folder `npm run
- * release` writes, served over HTTPS by a test CA: OpenTofu resolves `clusterform/clusterform`
+ * Clusterform installed the way users install a provider, from a release as its GitHub release
+ * publishes it (the assets in one folder, the registry, mirror and module proxy archives unpacked
+ * beside them), served over HTTPS by a test CA: OpenTofu resolves `clusterform/clusterform`
  * through a registry host and through a network mirror, checking the signature and the hashes;
  * `pulumi plugin install --server` installs the plugin, and YAML, Go, TypeScript and Python programs
  * run on it. The engines run with a fresh HOME and a PATH without Node: the executables need none.
@@ -42,6 +44,8 @@ const sha256 = (file: string) => createHash("sha256").update(readFileSync(file))
 
 describe("a release installed as users install it: tofu init from a registry host, pulumi plugin install from a server, programs in four languages", () => {
   let release: TestRelease;
+  /** The folder served: the release's assets as downloaded, its folders' archives unpacked there. */
+  let served: string;
   let host: FileHost;
   let t: TofuPlane;
   let home: string;
@@ -51,9 +55,12 @@ describe("a release installed as users install it: tofu init from a registry hos
 
   beforeAll(async () => {
     release = await testRelease();
-    host = await serveFiles(release.dir);
     t = await openTofuPlane();
     home = mkdtempSync(path.join(workDir(), "release-home-"));
+    served = path.join(home, "published");
+    const assets = [...release.summary.assets, "release.json"].map((f) => path.join(release.dir, f));
+    expect(assembleFromAssets(assets, served, release.version)).toEqual(Object.keys(release.summary.trees));
+    host = await serveFiles(served);
     tools = toolsWithoutNode(path.join(home, "tools"), { tofu: tofuBin() });
   });
   afterAll(async () => {
@@ -85,11 +92,11 @@ describe("a release installed as users install it: tofu init from a registry hos
 
     it("resolves clusterform/clusterform through a registry host over TLS, checks the signature and the zip's hash, and locks both hashes", async () => {
       const init = await dir.ok(["init", "-input=false", "-no-color"]);
-      const download = JSON.parse(readFileSync(path.join(release.dir, "registry", "v1", "providers", "clusterform", "clusterform", release.version, "download", os, arch), "utf8"));
+      const download = JSON.parse(readFileSync(path.join(served, "registry", "v1", "providers", "clusterform", "clusterform", release.version, "download", os, arch), "utf8"));
       expect(init.stdout).toContain(`Installed clusterform/clusterform v${release.version} (signed, key ID ${download.signing_keys.gpg_public_keys[0].key_id})`);
       for (const file of [zipName(), tfNames.sums(release.version), `${tfNames.sums(release.version)}.sig`]) expect(host.requests).toContain(file);
       const lock = readFileSync(path.join(dir.dir, ".terraform.lock.hcl"), "utf8");
-      expect(lock).toContain(`"zh:${sha256(path.join(release.dir, zipName()))}"`);
+      expect(lock).toContain(`"zh:${sha256(path.join(served, zipName()))}"`);
       expect(lock).toMatch(/"h1:[A-Za-z0-9+/=]+"/);
       // What tofu runs is the release's executable, unpacked from the zip.
       const installed = path.join(dir.dir, ".terraform", "providers", "registry.opentofu.org", "clusterform", "clusterform", release.version, platform, tfNames.binary(release.version, { os: os as never }));
@@ -123,7 +130,7 @@ describe("a release installed as users install it: tofu init from a registry hos
     it("installs from the release's network mirror as well, with the hashes the mirror lists", async () => {
       const mirror = tofuDir("release-mirror", `provider_installation {\n  network_mirror {\n    url = "${host.url}mirror/"\n  }\n}\n`);
       await mirror.ok(["init", "-input=false", "-no-color"]);
-      const listed = JSON.parse(readFileSync(path.join(release.dir, "mirror", "registry.opentofu.org", "clusterform", "clusterform", `${release.version}.json`), "utf8"));
+      const listed = JSON.parse(readFileSync(path.join(served, "mirror", "registry.opentofu.org", "clusterform", "clusterform", `${release.version}.json`), "utf8"));
       const lock = readFileSync(path.join(mirror.dir, ".terraform.lock.hcl"), "utf8");
       for (const hash of listed.archives[platform].hashes) expect(lock).toContain(`"${hash}"`);
     });
@@ -173,7 +180,7 @@ describe("a release installed as users install it: tofu init from a registry hos
       expect(ops(await stack.destroy())).toEqual(["delete cluster"]);
     });
 
-    it("runs a Go program on the release's Go module (fetched from the release's module proxy layout, used through a replace)", async () => {
+    it("runs a Go program on the release's Go module (fetched from the release's module proxy layout, served or as a file:// proxy, used through a replace)", async () => {
       const cache = process.env.CLUSTERFORM_CACHE ?? path.join(homedir(), ".cache", "clusterform");
       const module = "github.com/clusterform/clusterform/sdk/go";
       // As `go get` would: the module from the release's proxy layout, verified, into a fresh cache.
@@ -183,8 +190,16 @@ describe("a release installed as users install it: tofu init from a registry hos
           cwd: home,
           env: { ...process.env, GOMODCACHE: fresh, GOPROXY: `${host.url}goproxy`, GONOSUMDB: "github.com/clusterform", GOFLAGS: "-modcacherw", SSL_CERT_FILE: host.caBundle },
         }),
-      ) as { Dir: string; GoMod: string };
+      ) as { Dir: string; GoMod: string; Sum: string };
       expect(readFileSync(downloaded.GoMod, "utf8")).toContain(`module ${module}`);
+      // The same module from the unpacked goproxy/ folder as a file:// proxy, with no server.
+      const fromFiles = JSON.parse(
+        await run("go", ["mod", "download", "-json", `${module}@v${release.version}`], {
+          cwd: home,
+          env: { ...process.env, GOMODCACHE: mkdtempSync(path.join(home, "gomod-")), GOPROXY: `file://${path.join(served, "goproxy")}`, GONOSUMDB: "github.com/clusterform", GOFLAGS: "-modcacherw" },
+        }),
+      ) as { Sum: string };
+      expect(fromFiles.Sum).toBe(downloaded.Sum);
       const dir = mkdtempSync(path.join(home, "go-"));
       copyFileSync(path.join(repoRoot(), "examples", "go", "go.mod"), path.join(dir, "go.mod"));
       copyFileSync(path.join(repoRoot(), "examples", "go", "go.sum"), path.join(dir, "go.sum"));

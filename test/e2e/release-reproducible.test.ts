@@ -4,6 +4,7 @@ import * as path from "node:path";
 import { describe, expect, it } from "vitest";
 import { pluginTarballName } from "../../tools/release/pulumi";
 import { tfNames } from "../../tools/release/terraform";
+import { treeArchiveName } from "../../tools/release/trees";
 import { type TestRelease, testRelease } from "../harness/release";
 
 /** Every file under `dir` (relative path -> SHA-256). */
@@ -21,14 +22,16 @@ function tree(dir: string, prefix = ""): Record<string, string> {
 /**
  * The files that may differ between two builds, and only because they hold or list an executable
  * made with a V8 startup snapshot (which records values of the process that made it): that
- * platform's zip and tarball, the registry's and mirror's answers naming their hashes, the checksum
- * files and the signature.
+ * platform's zip and tarball, the registry's and mirror's answers naming their hashes (and the
+ * archives of those folders), the checksum files and the signature.
  */
 function snapshotDependents(release: TestRelease): Set<string> {
   const { version } = release;
   const platforms = [...new Set(release.summary.executables.filter((e) => e.startMode === "snapshot").map((e) => e.platform))];
   if (platforms.length === 0) return new Set();
   const files = [tfNames.sums(version), `${tfNames.sums(version)}.sig`, `clusterform_${version}_SHA256SUMS`, `mirror/registry.opentofu.org/clusterform/clusterform/${version}.json`];
+  // The archives that carry those answers to the GitHub release.
+  files.push(treeArchiveName(version, "registry"), treeArchiveName(version, "mirror"));
   for (const platform of platforms) {
     const [os, arch] = platform.split("_") as ["linux", "amd64"];
     files.push(tfNames.zip(version, { os, arch }), pluginTarballName(version, { os, arch }), `registry/v1/providers/clusterform/clusterform/${version}/download/${os}/${arch}`);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ArchiveEntry, sha256Sums, writeTarGz, writeZip } from "../../tools/release/archive";
 import { TARGETS } from "../../tools/release/node-binaries";
 import { KEY_ENV, ReleaseSigner } from "../../tools/release/signing";
-import { hash1, type ProviderZip, tfNames, writeMirrorTree, writeRegistryTree } from "../../tools/release/terraform";
+import { hash1, type ProviderZip, tfNames, writeMirrorTree, writeRegistryTree, writeTerraformRelease } from "../../tools/release/terraform";
 import { throwawaySigningKey } from "../harness/signing-key";
 
 const sha = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
@@ -98,6 +98,35 @@ describe("release signing and the registry's static answers", () => {
     expect(verify).toContain(`VALIDSIG ${signer.key.fingerprint}`);
     writeFileSync(file, "abd  file.zip\n");
     expect(() => execFileSync("gpg", ["--batch", "--homedir", gnupg, "--verify", `${file}.sig`, file], { stdio: "ignore" })).toThrow();
+  });
+
+  it("lists every zip and the manifest in the provider's SHA256SUMS with their hashes, signs it, and declares protocol 6.0 in the manifest", async () => {
+    const out = path.join(dir, "provider");
+    const [linux, windows] = [TARGETS.find((t) => t.os === "linux")!, TARGETS.find((t) => t.os === "windows")!];
+    const executables = new Map([linux, windows].map((target) => {
+      const file = path.join(dir, `exe-${target.os}`);
+      writeFileSync(file, `#!/bin/sh\necho ${target.os}\n`);
+      return [target, file] as const;
+    }));
+    const zips = await writeTerraformRelease({ out, version: "0.2.0", executables, signer, time: signer.key.createdAt + 100 });
+    const manifest = tfNames.manifest("0.2.0");
+    const listed = Object.fromEntries(
+      readFileSync(path.join(out, tfNames.sums("0.2.0")), "utf8").trim().split("\n").map((line) => line.split("  ").reverse()),
+    );
+    const files = [...[linux, windows].map((t) => tfNames.zip("0.2.0", t)), manifest];
+    expect(listed).toEqual(Object.fromEntries(files.map((f) => [f, sha(path.join(out, f))])));
+    expect(zips.map((z) => [path.basename(z.file), z.sha256])).toEqual(files.slice(0, 2).map((f) => [f, listed[f]]));
+    // As OpenTofu reads it: the registry's manifest protocol versions, the executable by its name in each zip.
+    expect(JSON.parse(readFileSync(path.join(out, manifest), "utf8"))).toEqual({ version: 1, metadata: { protocol_versions: ["6.0"] } });
+    for (const target of [linux, windows]) {
+      const names = execFileSync("unzip", ["-Z1", path.join(out, tfNames.zip("0.2.0", target))], { encoding: "utf8" }).trim().split("\n");
+      expect(names).toEqual([tfNames.binary("0.2.0", target)]);
+    }
+    expect(tfNames.binary("0.2.0", windows)).toBe("terraform-provider-clusterform_v0.2.0.exe");
+    const sums = path.join(out, tfNames.sums("0.2.0"));
+    const verify = execFileSync("gpg", ["--batch", "--homedir", gnupg, "--status-fd", "1", "--verify", `${sums}.sig`, sums], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    expect(verify).toContain(`VALIDSIG ${signer.key.fingerprint}`);
+    expect(readFileSync(path.join(out, tfNames.publicKey("0.2.0")), "utf8")).toBe(signer.key.publicKey);
   });
 
   it("answers the registry protocol's download with URLs that lead back to the release's files", () => {

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync, utimesSync } from "node:fs";
+import { chmodSync, createWriteStream, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { pipeline } from "node:stream/promises";
@@ -54,6 +54,22 @@ export async function writeTarGz(file: string, entries: readonly ArchiveEntry[],
   } finally {
     rmSync(stage, { recursive: true, force: true });
   }
+}
+
+/**
+ * Every file under `dir` as archive entries named `<prefix>/<path below dir>` (no prefix when
+ * empty), executable where any execute bit is set. Folders are not entries of their own.
+ */
+export function folderEntries(dir: string, prefix = ""): ArchiveEntry[] {
+  const entries: ArchiveEntry[] = [];
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    const rel = prefix ? `${prefix}/${name}` : name;
+    const stat = statSync(full);
+    if (stat.isDirectory()) entries.push(...folderEntries(full, rel));
+    else entries.push({ name: rel, data: readFileSync(full), executable: (stat.mode & 0o111) !== 0 });
+  }
+  return entries;
 }
 
 function sortedEntries(entries: readonly ArchiveEntry[]): ArchiveEntry[] {

@@ -8,6 +8,7 @@ import { seaPrograms } from "./sea/programs.ts";
 import { buildDotnet, buildPython, GO_MODULE, generateSdks, normalizeTarGz, packNpm, PYTHON_PACKAGE, writeGoModule } from "./sdks.ts";
 import { ReleaseSigner } from "./signing.ts";
 import { writeMirrorTree, writeRegistryTree, writeTerraformRelease } from "./terraform.ts";
+import { writeTreeArchives } from "./trees.ts";
 
 /** What one run of the release wrote, also written to `release.json` beside the assets. */
 export interface ReleaseSummary {
@@ -17,6 +18,8 @@ export interface ReleaseSummary {
   sourceDateEpoch: number;
   executables: { program: string; platform: string; startMode: StartMode; bytes: number; ranHere: boolean }[];
   assets: string[];
+  /** Each folder of the release (`registry`, `mirror`, `goproxy`) and the asset that carries it. */
+  trees: Record<string, string>;
   skipped: { what: string; why: string }[];
 }
 
@@ -24,7 +27,8 @@ export interface ReleaseSummary {
  * Builds every release file into `out` (emptied first): the engines' single executables per
  * platform, the Terraform provider's zips, manifest, SHA256SUMS and signature, the registry and
  * mirror trees, the Pulumi plugin tarballs and schema, the npm package, the Python wheel and
- * sdist, the Go module (proxy layout and zip), and `<name>_<version>_SHA256SUMS` over all assets.
+ * sdist, the Go module (proxy layout and zip), each folder as one archive (a GitHub release holds
+ * flat files only), and `<name>_<version>_SHA256SUMS` over all assets.
  */
 export async function buildRelease(options: {
   root: string;
@@ -48,7 +52,7 @@ export async function buildRelease(options: {
     rmSync(out, { recursive: true, force: true });
     rmSync(work, { recursive: true, force: true });
     mkdirSync(out, { recursive: true });
-    const summary: ReleaseSummary = { out, version, commit, sourceDateEpoch: time, executables: [], assets: [], skipped: [] };
+    const summary: ReleaseSummary = { out, version, commit, sourceDateEpoch: time, executables: [], assets: [], trees: {}, skipped: [] };
 
     const built = new Map<string, Map<Target, string>>();
     for (const program of seaPrograms()) {
@@ -94,6 +98,8 @@ export async function buildRelease(options: {
             : "no signtool here: Node's Authenticode signature no longer matches once the blob is injected (docs/releasing.md)",
       });
     }
+    log("the registry, mirror and module proxy folders, each as one archive");
+    summary.trees = await writeTreeArchives(out, version, time);
     const assets = readdirSync(out).filter((f) => statSync(path.join(out, f)).isFile()).sort();
     const sumsFile = `clusterform_${version}_SHA256SUMS`;
     writeFileSync(path.join(out, sumsFile), sha256Sums(assets.map((f) => path.join(out, f))));

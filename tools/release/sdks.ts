@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import * as path from "node:path";
 import * as tar from "tar";
-import { type ArchiveEntry, writeTarGz } from "./archive.ts";
+import { folderEntries, writeTarGz } from "./archive.ts";
 
 /** The Go SDK's module path (the schema's `language.go.importBasePath` less its package). */
 export const GO_MODULE = "github.com/clusterform/clusterform/sdk/go";
@@ -88,18 +88,7 @@ export async function normalizeTarGz(file: string, time: number): Promise<void> 
   const stage = mkdtempSync(path.join(tmpdir(), "clusterform-untar-"));
   try {
     await tar.x({ file, cwd: stage });
-    const entries: ArchiveEntry[] = [];
-    const walk = (dir: string, prefix: string) => {
-      for (const name of readdirSync(dir)) {
-        const full = path.join(dir, name);
-        const rel = prefix ? `${prefix}/${name}` : name;
-        const stat = statSync(full);
-        if (stat.isDirectory()) walk(full, rel);
-        else entries.push({ name: rel, data: readFileSync(full), executable: (stat.mode & 0o111) !== 0 });
-      }
-    };
-    walk(stage, "");
-    await writeTarGz(file, entries, new Date(time * 1000));
+    await writeTarGz(file, folderEntries(stage), new Date(time * 1000));
   } finally {
     rmSync(stage, { recursive: true, force: true });
   }

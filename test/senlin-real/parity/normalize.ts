@@ -32,10 +32,15 @@ export class Normalizer {
     return name;
   }
 
-  /** A known id's placeholder for an 8-character short id (Senlin's names such as `cluster_resize_1a2b3c4d`). */
-  private short(prefix: string): string | undefined {
+  /**
+   * The placeholder of an 8-character short id (Senlin's names such as `cluster_resize_1a2b3c4d`):
+   * the id's it begins, else `<short>`. An event's start names its action so, and a listing of
+   * events shows no action id to tell which: numbering them would only number their order, which
+   * the real server does not keep within a second.
+   */
+  private short(prefix: string): string {
     for (const [key, name] of this.ids) if (key.startsWith(prefix.toLowerCase())) return name.replace(">", "/8>");
-    return undefined;
+    return "<short>";
   }
 
   /**
@@ -61,7 +66,7 @@ export class Normalizer {
     let out = value.split(this.origin).join("<origin>");
     out = out.replace(UUID, (id) => this.placeholder(id));
     out = out.replace(TIME, "<time>");
-    out = out.replace(/(?<![0-9a-f])[0-9a-f]{8}(?![0-9a-f])/g, (hex) => this.short(hex) ?? hex);
+    out = out.replace(/(?<![0-9a-f])[0-9a-f]{8}(?![0-9a-f])/g, (hex) => this.short(hex));
     return out;
   }
 
@@ -111,4 +116,18 @@ export function shapeOf(value: unknown, at = ""): string[] {
   return Object.keys(value)
     .sort()
     .flatMap((k) => shapeOf(value[k], at === "" ? k : `${at}.${k}`));
+}
+
+/**
+ * A listing's body with each item of its list (the body's array values) cut down to `fields`, in
+ * the order given; other values of the body as they are.
+ */
+export function listFields(body: unknown, fields: readonly string[]): unknown {
+  if (!isObject(body)) return body;
+  return Object.fromEntries(
+    Object.entries(body).map(([key, list]) => [
+      key,
+      Array.isArray(list) ? list.map((item) => (isObject(item) ? Object.fromEntries(fields.map((f) => [f, item[f]])) : item)) : list,
+    ]),
+  );
 }

@@ -19,6 +19,8 @@ export interface Observation {
   body: unknown;
   /** The action the answer's `Location` names, once it ended (steps with `wait`). */
   action?: unknown;
+  /** The statuses that action was seen in while it was polled, repeats collapsed, its end last (steps with `wait: "action"`). */
+  lifecycle?: string[];
   /** `GET` of the step's `state` path after the wait. */
   state?: unknown;
 }
@@ -31,6 +33,12 @@ const ENDED = new Set(["SUCCEEDED", "FAILED", "CANCELLED"]);
  * that gets no action keeps polling until this runs out.
  */
 const ACTION_TIMEOUT_MS = 300_000;
+/**
+ * How often an action is polled (and a cluster while the runner waits for it to be idle): often
+ * enough to see the statuses that last, not so often that the real server's one API worker falls
+ * behind. Which statuses a poll may miss, and so what is compared: lifecycle.ts.
+ */
+const POLL_MS = 250;
 
 function fill(template: string, vars: Record<string, string>): string {
   return template.replace(/\{\{(\w+)\}\}/g, (_m, name: string) => {
@@ -84,13 +92,16 @@ export class ScenarioRun {
     return response.json();
   }
 
-  private async waitForAction(id: string): Promise<unknown> {
+  /** Polls an action until it ends: the action then, and every status it was seen in on the way (repeats collapsed). */
+  private async waitForAction(id: string): Promise<{ action: unknown; lifecycle: string[] }> {
     const deadline = Date.now() + ACTION_TIMEOUT_MS;
+    const lifecycle: string[] = [];
     for (;;) {
       const { action } = (await this.get(`/v1/actions/${id}`)) as { action?: { status: string } };
-      if (action && ENDED.has(action.status)) return action;
+      if (action && action.status !== lifecycle.at(-1)) lifecycle.push(action.status);
+      if (action && ENDED.has(action.status)) return { action, lifecycle };
       if (Date.now() > deadline) throw new Error(`${this.target.name}: action ${id} did not end within ${ACTION_TIMEOUT_MS / 1000} s (${JSON.stringify(action)})`);
-      await new Promise((r) => setTimeout(r, 250));
+      await new Promise((r) => setTimeout(r, POLL_MS));
     }
   }
 
@@ -103,7 +114,7 @@ export class ScenarioRun {
       const { actions } = (await this.get(`/v1/actions?target=${cluster.id}`)) as { actions: { status: string }[] };
       if (actions.every((a) => ENDED.has(a.status))) return;
       if (Date.now() > deadline) throw new Error(`${this.target.name}: ${clusterPath} still has actions running after ${ACTION_TIMEOUT_MS / 1000} s`);
-      await new Promise((r) => setTimeout(r, 250));
+      await new Promise((r) => setTimeout(r, POLL_MS));
     }
   }
 
@@ -126,7 +137,7 @@ export class ScenarioRun {
       body,
     };
     const actionId = (headers.get("location") ?? "").split("/").pop();
-    if (step.wait === "action" && actionId && status === 202) raw.action = await this.waitForAction(actionId);
+    if (step.wait === "action" && actionId && status === 202) Object.assign(raw, await this.waitForAction(actionId));
     if (step.wait === "idle" && step.state) await this.waitForIdle(step.state);
     if (step.state) raw.state = await this.get(step.state);
     // The whole observation numbered at once: the same object is the same placeholder in its answer, action and state.

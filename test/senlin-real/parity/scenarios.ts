@@ -1,7 +1,8 @@
 /**
  * The Senlin scenarios run against the real Senlin and the local plane alike (parity.ts).
  * Every step's answer is compared after normalising ids and times; steps with `wait` also compare
- * the action once it ended and the state it left.
+ * the action once it ended, the statuses it went through (lifecycle.ts says which) and the state
+ * it left.
  */
 
 /** One request of a scenario. `{{name}}` in a path, URL or body is a value an earlier step saved. */
@@ -23,9 +24,15 @@ export interface Step {
   wait?: "action" | "idle";
   /** A path read after the step (and its wait): the state it left. */
   state?: string;
-  /** What is compared: everything, the keys only (`shape`: lists whose content differs by design), or the status. @default "full" */
+  /** What is compared: everything, the keys only (`shape`: content that differs by design), or the status. @default "full" */
   compare?: "full" | "shape" | "status";
-  /** Dotted paths of lists compared as sets: their order is not the server's to keep. @default [] */
+  /**
+   * For a listing: each item of the body's list compared on these fields only (after normalising),
+   * in order, the fields that say what happened (an event's action, status, object and level), not
+   * the ones that only number or date it. @default every field
+   */
+  fields?: string[];
+  /** Dotted paths of lists compared as sets (of their items cut to `fields`): their order is not the server's to keep. @default [] */
   unordered?: string[];
 }
 
@@ -44,6 +51,15 @@ const SCALING_OUT = {
 };
 const BATCH = { type: "senlin.policy.batch", version: "1.0", properties: { min_in_service: 1, max_batch_size: 1, pause_time: 0 } };
 const DELETION = { type: "senlin.policy.deletion", version: "1.1", properties: { criteria: "OLDEST_FIRST" } };
+
+/*
+ * The listings of actions and events compare as sets (`unordered`): the real server stores their
+ * times in whole seconds (MariaDB DATETIME), so those of one second come in any order there.
+ */
+/** What an action of a listing did: its kind, cause, target, outcome, inputs and what it recorded (not its name, id or times). */
+const ACTION_FIELDS = ["action", "cause", "target", "cluster_id", "status", "status_reason", "inputs", "outputs", "data", "depends_on", "depended_by"];
+/** What an event says: which action, at which phase, on which object, at which level, why (not its id, time, user or project). */
+const EVENT_FIELDS = ["action", "status", "status_reason", "level", "otype", "oid", "oname", "cluster_id", "meta_data"];
 
 const cluster = (name: string) => `/v1/clusters/${name}`;
 const act = (name: string, step: string, body: unknown, extra: Partial<Step> = {}): Step => ({
@@ -121,8 +137,8 @@ export const SCENARIOS: readonly Scenario[] = [
       act("rs", "scale in", { scale_in: { count: 2 } }),
       act("rs", "scale out past max_size", { scale_out: { count: 9 } }),
       { name: "collect attribute", method: "GET", path: `${cluster("rs")}/attrs/details.name`, compare: "shape" },
-      { name: "actions of the cluster", method: "GET", path: "/v1/actions?target={{cluster}}&sort=created_at", compare: "shape" },
-      { name: "events of the cluster", method: "GET", path: "/v1/events?obj_id={{cluster}}", compare: "shape" },
+      { name: "actions of the cluster", method: "GET", path: "/v1/actions?target={{cluster}}&sort=created_at", fields: ACTION_FIELDS, unordered: ["body.actions"] },
+      { name: "events of the cluster", method: "GET", path: "/v1/events?oid={{cluster}}&sort=timestamp", fields: EVENT_FIELDS, unordered: ["body.events"] },
       deleteCluster("rs"),
       { name: "get deleted cluster", method: "GET", path: cluster("rs") },
     ],
@@ -139,6 +155,7 @@ export const SCENARIOS: readonly Scenario[] = [
       act("pc", "scale out at max_size with a scaling policy", { scale_out: {} }),
       act("pc", "disable policy", { policy_update: { policy_id: "grow-pp", enabled: false } }),
       act("pc", "detach policy", { policy_detach: { policy_id: "grow-pp" } }),
+      { name: "events of the cluster", method: "GET", path: "/v1/events?oid={{cluster}}&sort=timestamp", fields: EVENT_FIELDS, unordered: ["body.events"] },
       { name: "delete policy", method: "DELETE", path: "/v1/policies/grow-pp" },
       deleteCluster("pc"),
     ],
@@ -168,7 +185,9 @@ export const SCENARIOS: readonly Scenario[] = [
       { name: "check node", method: "POST", path: "/v1/nodes/loner/actions", body: { check: {} }, wait: "action", state: "/v1/nodes/loner" },
       { name: "recover node", method: "POST", path: "/v1/nodes/loner/actions", body: { recover: { operation: "REBOOT" } }, wait: "action", state: "/v1/nodes/loner" },
       { name: "rename node", method: "PATCH", path: "/v1/nodes/loner", body: { node: { name: "loner2" } }, wait: "action", state: "/v1/nodes/loner2" },
+      { name: "events of the node", method: "GET", path: "/v1/events?oid={{loner}}&sort=timestamp", fields: EVENT_FIELDS, unordered: ["body.events"] },
       act("nc", "delete node from cluster", { del_nodes: { nodes: ["loner2"], destroy_after_deletion: false } }),
+      { name: "events of the cluster", method: "GET", path: "/v1/events?oid={{cluster}}&sort=timestamp", fields: EVENT_FIELDS, unordered: ["body.events"] },
       { name: "delete orphan node", method: "DELETE", path: "/v1/nodes/loner2", wait: "action" },
       { name: "delete node of another cluster", method: "POST", path: `${cluster("nc")}/actions`, body: { del_nodes: { nodes: ["no-such-node"] } } },
       deleteCluster("nc"),
