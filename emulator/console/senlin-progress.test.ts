@@ -21,8 +21,16 @@ describe("a Senlin resize's progress in the console", () => {
     });
   });
 
+  it("shows the progress of an action WAITING for its node actions, or READY again after them, as Senlin's go", () => {
+    const cluster = { desired_capacity: 2, members: members("ACTIVE", "CREATING") };
+    const progress = { value: 1 / 2, detail: "CLUSTER_RESIZE to 2 nodes: 1 of 2 active, 1 creating" };
+    expect(membershipProgress(action("CLUSTER_RESIZE", "WAITING"), cluster)).toEqual(progress);
+    expect(membershipProgress({ ...action("CLUSTER_RESIZE", "READY"), start_time: 1_700_000_000 }, cluster)).toEqual(progress);
+  });
+
   it("shows no progress for an action still waiting its turn, nor for one that changes no members", () => {
     expect(membershipProgress(action("CLUSTER_RESIZE", "READY"), { desired_capacity: 2, members: members("ACTIVE") })).toBeUndefined();
+    expect(membershipProgress({ ...action("CLUSTER_RESIZE", "READY"), start_time: null }, { desired_capacity: 2, members: members("ACTIVE") })).toBeUndefined();
     expect(membershipProgress(action("CLUSTER_CHECK"), { desired_capacity: 1, members: members("ACTIVE") })).toBeUndefined();
   });
 });

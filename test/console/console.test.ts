@@ -2,6 +2,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { started } from "../../emulator/console/app/senlin-progress";
 import { type AllKindsStack, openAllKindsStack } from "../harness/all-kinds";
 import type { RunResult } from "../harness/engine";
 import type { LocalPlane } from "../harness/local-plane";
@@ -354,7 +355,7 @@ function watchPlane(plane: LocalPlane, names: { cmassh: string; senlin: string; 
       if (!v) break;
       for (const op of v.cmassh.clusters.find((c) => c.name === names.cmassh)?.operations ?? []) cmassh.add(op.version ? `${op.kind} to ${op.version}` : op.kind);
       const cluster = v.senlin.clusters.find((c) => c.name === names.senlin);
-      for (const a of cluster?.actions_in_flight.filter((x) => x.status === "RUNNING") ?? []) {
+      for (const a of cluster?.actions_in_flight.filter(started) ?? []) {
         const statuses: Record<string, number> = {};
         for (const m of cluster?.members ?? []) statuses[m.status] = (statuses[m.status] ?? 0) + 1;
         const state = { action: a.action, desired: cluster?.desired_capacity ?? 0, statuses };

@@ -19,12 +19,21 @@ export interface MembershipProgress {
 }
 
 /**
- * The progress of `action` on `cluster`, or undefined when it is not a running membership action
- * (one still waiting shows only its name and status). Members DELETING are on their way out; the
- * others count toward the desired capacity, ACTIVE ones as done.
+ * Whether `action` has started and not ended. Senlin's cluster actions that work through node actions
+ * go RUNNING, then WAITING for those node actions, then READY again until they store their result;
+ * a READY action that has no start time is still waiting its turn.
+ */
+export function started(action: Pick<SenlinAction, "status" | "start_time">): boolean {
+  return action.status === "RUNNING" || action.status === "WAITING" || (action.status === "READY" && action.start_time != null);
+}
+
+/**
+ * The progress of `action` on `cluster`, or undefined when it is not a started membership action
+ * (one still waiting its turn shows only its name and status). Members DELETING are on their way
+ * out; the others count toward the desired capacity, ACTIVE ones as done.
  */
 export function membershipProgress(action: SenlinAction, cluster: Pick<SenlinCluster, "desired_capacity" | "members">): MembershipProgress | undefined {
-  if (!MEMBERSHIP_ACTIONS.has(action.action) || action.status !== "RUNNING") return undefined;
+  if (!MEMBERSHIP_ACTIONS.has(action.action) || !started(action)) return undefined;
   const desired = cluster.desired_capacity;
   const leaving = cluster.members.filter((m) => m.status === "DELETING").length;
   const staying = cluster.members.filter((m) => m.status !== "DELETING");
