@@ -35,24 +35,6 @@ describe("senlin cluster: the whole lifecycle through the engine", () => {
     expect(config.secret).toBe(true);
   });
 
-  it("drops a cluster deleted out of band on refresh, and recreates it on up", async () => {
-    const [cluster] = await senlinClusters(t.plane);
-    const detach = await t.rest.call("POST", `/v1/clusters/${cluster.id}/actions`, { policy_detach: { policy_id: "deletion" } });
-    expect(await t.rest.waitAction(detach.location)).toBe("SUCCEEDED");
-    const gone = await t.rest.call("DELETE", `/v1/clusters/${cluster.id}`);
-    expect(gone.status).toBe(202);
-    await expect.poll(async () => (await senlinClusters(t.plane)).length, { timeout: 20_000, interval: 100 }).toBe(0);
-
-    await t.stack.refresh();
-    const state = await t.stack.exportState();
-    expect((state.deployment.resources ?? []).filter((r: { type: string }) => r.type.includes("senlin"))).toEqual([]);
-
-    const result = await t.stack.up();
-    expect(changingSteps(result).map((s) => `${s.op} ${s.name}`)).toEqual(["create main"]);
-    const [again] = await senlinClusters(t.plane);
-    expect([again.status, again.nodes.length, again.bindings.length, again.id]).toEqual(["ACTIVE", 2, 1, result.outputs.id]);
-  });
-
   it("destroys a cluster with a policy attached: detaches it, deletes, and leaves nothing", async () => {
     const [cluster] = await senlinClusters(t.plane);
     const since = await t.plane.lastSeq();

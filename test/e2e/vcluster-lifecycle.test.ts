@@ -95,23 +95,6 @@ describe("vcluster: the whole lifecycle through the engine", () => {
     expect(changingSteps(await t.stack.preview())).toEqual([]);
   });
 
-  it("drops a vcluster deleted out of band on refresh, and recreates it on up", async () => {
-    await t.configure({ snapshot: undefined, restored: undefined });
-    await t.stack.up();
-    const { createClient } = await import("@connectrpc/connect");
-    const { createGrpcTransport } = await import("@connectrpc/connect-node");
-    const { VClusterService } = await import("../../proto/gen/vcluster/api/v1/vcluster_api_pb");
-    const rpc = createClient(VClusterService, createGrpcTransport({ baseUrl: t.plane.url }));
-    await rpc.deleteVCluster({ name, namespace: "team-a" });
-    await expect.poll(async () => (await vclusters()).length, { timeout: 20_000, interval: 100 }).toBe(0);
-    await t.stack.refresh();
-    const types = ((await t.stack.exportState()).deployment.resources ?? []).map((r: { type: string }) => r.type);
-    expect(types.filter((ty: string) => ty.includes("vcluster"))).toEqual([]);
-    const result = await t.stack.up();
-    expect(changingSteps(result).map((s) => `${s.op} ${s.name}`)).toEqual(["create main"]);
-    expect((await vclusters()).map((v) => v.phase)).toEqual(["RUNNING"]);
-  });
-
   it("destroys everything and leaves nothing in the local control plane", async () => {
     await t.stack.destroy();
     expect(await vclusters()).toEqual([]);
