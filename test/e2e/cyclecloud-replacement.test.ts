@@ -19,7 +19,6 @@ describe("cyclecloud:NodePool: `pulumi up --replace` ends with new nodes the sta
     await t.stack.up();
   });
   afterAll(async () => {
-    await t?.stack.destroy();
     await t?.plane.stop();
   });
 

@@ -76,7 +76,6 @@ describe("policy pack: each rule blocks what it should and passes what it should
     expect(up.code).toBe(0);
   });
   afterAll(async () => {
-    await stack?.destroy();
     await plane?.stop();
   });
 
