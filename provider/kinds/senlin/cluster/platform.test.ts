@@ -78,6 +78,29 @@ describe("senlin:Cluster deleted outside the stack", () => {
   });
 });
 
+describe("senlin:Cluster replaced creating first without a new identity (`up --replace`)", () => {
+  let t: TestPlane;
+  beforeAll(async () => {
+    ({ t } = await seededPlane({ timeScale: 0 }));
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it("refuses the create that finds the cluster it would replace, before any write", async () => {
+    const raw = { ...identity, owner: "2222222222222222", profile: "small", desiredCapacity: 1 };
+    const inputs = (await clusterHandler.check({}, raw)).inputs;
+    const created = await clusterHandler.create(inputs);
+    const createFirst = (await clusterHandler.check(inputs, { ...raw, deleteBeforeReplace: false })).inputs;
+    const since = await lastSeq(t);
+    await expect(clusterHandler.create(createFirst)).rejects.toThrow(
+      /already exists, and with deleteBeforeReplace: false Clusterform cannot tell whether it is the object this run replaces[\s\S]*Remove `deleteBeforeReplace: false`/,
+    );
+    expect(await writesSince(t, since)).toEqual([]);
+    expect((await clustersOf(t)).map((c) => c.id)).toEqual([created.id]);
+  });
+});
+
 describe("senlin:Cluster created while its Keystone tokens expire", () => {
   let t: TestPlane;
   beforeAll(async () => {
