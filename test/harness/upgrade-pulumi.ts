@@ -21,7 +21,8 @@ import { packageWorkspace } from "./workspace";
 // The upgrade-safety suite of a Pulumi engine (the dynamic provider, the native plugin): each fixture
 // of the engine (scripts/write-upgrade-fixture.mjs) is imported into a fresh backend with the current
 // package, against a plane started on the fixture's database. Preview plans nothing and calls no
-// platform, refresh changes nothing, destroy removes every object. A release adds its own fixture;
+// platform, refresh changes nothing, the up after it changes nothing and calls no platform, destroy
+// removes every object. A release adds its own fixture;
 // the older ones keep passing.
 
 /** What differs between the two Pulumi engines' states. */
