@@ -19,7 +19,6 @@ describe("cyclecloud:NodePool: `pulumi up --replace` ends with new nodes the sta
     await t.stack.up();
   });
   afterAll(async () => {
-    await t?.stack.destroy();
     await t?.plane.stop();
   });
 
@@ -38,19 +37,5 @@ describe("cyclecloud:NodePool: `pulumi up --replace` ends with new nodes the sta
     expect(after.nodeIds[key].some((id) => before.nodeIds[key].includes(id))).toBe(false);
     const all = [...after.nodeNames.derived, ...after.nodeNames.chosen].map((n) => `${n}:Ready`).sort();
     expect(await inventory(t)).toEqual(all);
-  });
-
-  it("refuses a create-first --replace before changing anything, saying how to replace", async () => {
-    await t.configure({ pools: { ...pools, derived: { count: 2, deleteBeforeReplace: false } } });
-    await t.stack.up();
-    const before = await inventory(t);
-    const since = await t.plane.lastSeq();
-    const failure = await t.stack.up({ replace: [await t.stack.urnOf("derived")] }).then(
-      () => "succeeded",
-      (err: Error) => err.message,
-    );
-    expect(failure).toMatch(/already exists, and with deleteBeforeReplace: false Clusterform cannot tell whether it is the object this run replaces/);
-    expect(ccMutations(await t.plane.audit(since)).filter((m) => !m.endsWith("ALREADY_EXISTS"))).toEqual([]);
-    expect(await inventory(t)).toEqual(before);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { changingSteps, type RunResult } from "../harness/engine";
-import type { AuditEntry } from "../harness/local-plane";
+import { changingSteps, type RunResult, resourceSteps } from "../harness/engine";
+import { type AuditEntry, writes } from "../harness/local-plane";
 import { expectPlannedAsAudited, isPlannable, previewStep } from "../harness/planned";
 import { openSenlinStack, type SenlinStack } from "../harness/senlin-stack";
 import { CC_PASSWORD, ccAdmin } from "./cyclecloud-support";
@@ -160,6 +160,8 @@ interface RoundRun {
   masks: UpdateMask[];
   /** The preview right after the up: nothing is left to do. */
   again: RunResult;
+  /** Every platform call that preview made, Keystone's token requests included. */
+  againCalls: AuditEntry[];
 }
 
 describe("the field tables' representative rows on the real Pulumi engine", () => {
@@ -185,7 +187,6 @@ describe("the field tables' representative rows on the real Pulumi engine", () =
     outputs = (await t.stack.up()).outputs;
   });
   afterAll(async () => {
-    await t?.stack.destroy();
     await t?.plane.stop();
   });
 
@@ -197,7 +198,10 @@ describe("the field tables' representative rows on the real Pulumi engine", () =
     const up = await t.stack.up();
     outputs = up.outputs;
     const audit = await t.plane.audit(since);
-    return { preview, before, after: outputs, audit, masks: (await masks()).slice(masksBefore), again: await t.stack.preview() };
+    const upMasks = (await masks()).slice(masksBefore);
+    const afterUp = await t.plane.lastSeq();
+    const again = await t.stack.preview();
+    return { preview, before, after: outputs, audit, masks: upMasks, again, againCalls: await t.plane.audit(afterUp) };
   }
 
   /** The round's run: its first row starts it, the others share it (and its failure). */
@@ -230,5 +234,27 @@ describe("the field tables' representative rows on the real Pulumi engine", () =
 
   it("nothing is left to do after the last round", async () => {
     expect(changingSteps((await runRound(ROUNDS - 1)).again)).toEqual([]);
+  });
+
+  it("a preview of a state this release wrote calls no platform, Keystone included", async () => {
+    for (let round = 0; round < ROUNDS; round++) expect({ round, calls: (await runRound(round)).againCalls }).toEqual({ round, calls: [] });
+  });
+
+  it("refreshes every object without a change or a write, and an up then changes nothing and calls no platform", async () => {
+    await runRound(ROUNDS - 1);
+    const recorded = async () =>
+      ((await t.stack.exportState()).deployment.resources ?? [])
+        .filter((r: { type: string }) => r.type.startsWith("pulumi-nodejs:dynamic/"))
+        .map((r: { urn: string; inputs: unknown; outputs: unknown }) => ({ urn: r.urn, inputs: r.inputs, outputs: r.outputs }));
+    const before = await recorded();
+    expect(before).toHaveLength(Object.values(PLATFORMS).flatMap((p) => p.resources).length);
+    const since = await t.plane.lastSeq();
+    const refresh = await t.stack.refresh();
+    expect(resourceSteps(refresh).filter((s) => s.diffs.length > 0)).toEqual([]);
+    expect(writes(await t.plane.audit(since))).toEqual([]);
+    expect(await recorded()).toEqual(before);
+    const afterRefresh = await t.plane.lastSeq();
+    expect(changingSteps(await t.stack.up())).toEqual([]);
+    expect(await t.plane.audit(afterRefresh)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestStack, type TestStack } from "../harness/cmassh-stack";
-import { changingSteps, resourceSteps } from "../harness/engine";
+import { changingSteps } from "../harness/engine";
 import { pelotonJobs, pelotonMutations, pelotonPools } from "./peloton-support";
 
 describe("Peloton pool and stateless job: the whole lifecycle through the engine", () => {
@@ -28,38 +28,6 @@ describe("Peloton pool and stateless job: the whole lifecycle through the engine
     expect(pelotonMutations(await t.plane.audit())).toEqual([`CreateResourcePool ${result.outputs.poolId}`, `CreateJob ${jobId}`]);
   });
 
-  it("previews nothing to do and makes zero API calls", async () => {
-    const since = await t.plane.lastSeq();
-    expect(changingSteps(await t.stack.preview())).toEqual([]);
-    expect(await t.plane.audit(since)).toEqual([]);
-  });
-
-  it("runs a no-op up with zero API calls", async () => {
-    const since = await t.plane.lastSeq();
-    expect(changingSteps(await t.stack.up())).toEqual([]);
-    expect(await t.plane.audit(since)).toEqual([]);
-  });
-
-  it("refreshes without changing anything, then previews nothing to do", async () => {
-    const since = await t.plane.lastSeq();
-    const refresh = await t.stack.refresh();
-    expect(resourceSteps(refresh).filter((s) => s.diffs.length > 0)).toEqual([]);
-    expect(pelotonMutations(await t.plane.audit(since))).toEqual([]);
-    expect(changingSteps(await t.stack.preview())).toEqual([]);
-  });
-
-  it("drops a job deleted out of band on refresh, and creates it again on up", async () => {
-    const [job] = await pelotonJobs(t.plane);
-    await forceDelete(t, job.id, job.version);
-    await t.stack.refresh();
-    const state = await t.stack.exportState();
-    const types = (state.deployment.resources ?? []).map((r: { type: string }) => r.type);
-    expect(types.filter((ty: string) => ty.endsWith("peloton:StatelessJob"))).toEqual([]);
-    const result = await t.stack.up();
-    expect(changingSteps(result).map((s) => `${s.op} ${s.name}`)).toEqual(["create web"]);
-    expect((await pelotonJobs(t.plane)).map((j) => `${j.id} ${j.state}`)).toEqual([`${job.id} RUNNING`]);
-  });
-
   it("destroys everything: stops and deletes the job, then the pool, and leaves nothing", async () => {
     const since = await t.plane.lastSeq();
     const result = await t.stack.destroy();
@@ -70,14 +38,3 @@ describe("Peloton pool and stateless job: the whole lifecycle through the engine
     expect(await pelotonPools(t.plane)).toEqual([]);
   });
 });
-
-/** DeleteJob with force through the plane's gRPC endpoint, as another Peloton client would. */
-async function forceDelete(t: TestStack, jobId: string, version: string): Promise<void> {
-  const { createPelotonClient } = await import("../../provider/clients/peloton/client");
-  const client = createPelotonClient({ endpoint: t.plane.url, caller: "someone-else" });
-  try {
-    await client.deleteJob({ jobId, version }, { force: true });
-  } finally {
-    client.close();
-  }
-}

@@ -44,7 +44,6 @@ describe("Peloton: a changed job spec becomes one batched rolling update", () =>
   });
   afterAll(async () => {
     client?.close();
-    await t?.stack.destroy();
     await t?.plane.stop();
   });
 

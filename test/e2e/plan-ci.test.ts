@@ -49,7 +49,6 @@ describe("examples/ci/plan.sh: the operations plan of a real preview, as Markdow
     await t.stack.up();
   });
   afterAll(async () => {
-    await t?.stack.destroy();
     await t?.plane.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });

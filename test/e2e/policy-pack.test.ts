@@ -76,7 +76,6 @@ describe("policy pack: each rule blocks what it should and passes what it should
     expect(up.code).toBe(0);
   });
   afterAll(async () => {
-    await stack?.destroy();
     await plane?.stop();
   });
 
@@ -119,21 +118,6 @@ describe("policy pack: each rule blocks what it should and passes what it should
     expect(rows.filter((line) => / respool( |$)/.test(line) && line.includes("plan:"))).toEqual([]);
     const diagnostics = output.includes("Diagnostics:") ? output.slice(output.indexOf("Diagnostics:")) : "";
     expect(diagnostics).not.toContain("plan:");
-  });
-
-  it("config values change every verdict: the same changes pass once allowed", async () => {
-    const allowing = {
-      "clusterform-cluster-replacement": { allow: ["nat-cluster"] },
-      "clusterform-max-scale-down": { maxRemoved: 4 },
-      "clusterform-rolling-update-batch-size": { minBatches: 1 },
-      "clusterform-version-offered": { offered: { "cmassh:Cluster": ["1.30.10", "1.31.6", "1.32.0"] } },
-    };
-    const result = await run("preview", allowing);
-    expect(violations(result.output)).toEqual([]);
-    expect(result.code).toBe(0);
-    // A version not listed at all is not known: the rule gives no verdict.
-    const unknownVersions = await run("preview", { ...allowing, "clusterform-version-offered": { offered: {} } });
-    expect(violations(unknownVersions.output)).toEqual([]);
   });
 
   it("deleting a cluster is refused unless allowed (advisory: listed, exit 0); a scale-down within the limit passes", async () => {

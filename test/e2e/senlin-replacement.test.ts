@@ -9,7 +9,6 @@ describe("senlin: `pulumi up --replace` ends with a new cluster the state names,
     t = await openSenlinStack({ timeScale: 0.1 });
   });
   afterAll(async () => {
-    await t?.stack.destroy();
     await t?.plane.stop();
   });
 
@@ -32,20 +31,5 @@ describe("senlin: `pulumi up --replace` ends with a new cluster the state names,
       `AttachClusterPolicy ${after.id}`,
     ]);
     expect((await senlinClusters(t.plane)).map((c) => [c.id, c.name, c.status, c.bindings.length])).toEqual([[after.id, after.name, "ACTIVE", 1]]);
-  });
-
-  it("refuses a create-first replacement before changing anything, saying how to replace", async () => {
-    await t.configure({ cluster: { profile: "web-profile", desiredCapacity: 1 }, deleteBeforeReplace: false });
-    const before = (await t.stack.up()).outputs;
-    const since = await t.plane.lastSeq();
-    const failure = await t.stack.up({ replace: [await t.stack.urnOf("main")] }).then(
-      () => "succeeded",
-      (err: Error) => err.message,
-    );
-    expect(failure).toMatch(/already exists, and with deleteBeforeReplace: false Clusterform cannot tell whether it is the object this run replaces/);
-    expect(failure).toMatch(/Remove `deleteBeforeReplace: false`/);
-    expect(senlinMutations(await t.plane.audit(since))).toEqual([]);
-    expect((await senlinClusters(t.plane)).map((c) => c.id)).toEqual([before.id]);
-    await t.configure({ deleteBeforeReplace: undefined });
   });
 });

@@ -115,6 +115,7 @@ describe("clusterform-version-offered", () => {
     ["an upgrade to an offered one", `${DYN}cmassh:Cluster`, cluster, { ...cluster, kubernetesVersion: "1.31.6" }, offered, 0],
     ["a create with a version not offered", `${DYN}cmassh:Cluster`, undefined, { ...cluster, kubernetesVersion: "1.29.0" }, offered, 1],
     ["no list for the kind: not known, no verdict", `${DYN}cmassh:Cluster`, cluster, { ...cluster, kubernetesVersion: "1.32.0" }, {}, 0],
+    ["an empty list of lists: not known either", `${DYN}cmassh:Cluster`, cluster, { ...cluster, kubernetesVersion: "1.32.0" }, { offered: {} }, 0],
     ["an unchanged cluster sets no version", `${DYN}cmassh:Cluster`, { ...cluster, kubernetesVersion: "1.29.0" }, { ...cluster, kubernetesVersion: "1.29.0" }, offered, 0],
     ["a version unknown at preview", `${DYN}cmassh:Cluster`, cluster, { ...cluster, kubernetesVersion: UNKNOWN }, offered, 0],
     [

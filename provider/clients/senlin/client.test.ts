@@ -232,12 +232,14 @@ describe("senlin client against the emulator", () => {
     expect((await senlinAudit()).filter((e) => e.startsWith("senlin:Resize"))).toEqual(["senlin:ResizeCluster:UNAVAILABLE"]);
   });
 
-  it("fails with Unauthenticated for a wrong password and keeps the password out of the error", async () => {
+  it("fails with Unauthenticated for a wrong password, keeps the password out of the error and sends Senlin nothing", async () => {
     await start();
     const bad = client({ credentials: { authUrl: t.plane.url, username: "admin", password: "n0t-the-password", projectName: "admin" } });
     const error = await bad.listClusters().catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "Unauthenticated" });
     expect(`${(error as Error).message} ${JSON.stringify(error)}`).not.toContain("n0t-the-password");
+    // Keystone refused the token; no Senlin call went out without one.
+    expect(await senlinAudit()).toEqual(["keystone:CreateToken:UNAUTHENTICATED"]);
   });
 
   it("uses an endpoint override instead of the catalog", async () => {

@@ -60,6 +60,11 @@ describe("resolveOpenStackSettings", () => {
     expect(() => resolveOpenStackSettings("senlin", config({ "clusterform:senlinUsername": "u" }), { env: {}, read: noFiles })).toThrow(
       "password, projectName not given: set OS_PASSWORD or clusterform:senlinPassword, OS_PROJECT_NAME or clusterform:senlinProjectName",
     );
+    // Nothing at all: no config, no OS_* variable, no clouds.yaml. The Senlin client is made only from
+    // what this resolves (provider/kinds/senlin/client.ts), so no call can go out before it fails.
+    expect(() => resolveOpenStackSettings("senlin", config({}), { env: {}, read: noFiles, cwd: "/p", home: "/h" })).toThrow(
+      "username, password, projectName not given: set OS_USERNAME or clusterform:senlinUsername, OS_PASSWORD or clusterform:senlinPassword, OS_PROJECT_NAME or clusterform:senlinProjectName",
+    );
   });
 
   it("looks for Keystone at the shared endpoint when no auth URL is given, and for Senlin in the catalog", () => {

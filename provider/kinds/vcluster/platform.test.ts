@@ -105,6 +105,28 @@ describe("vcluster resources against the local control plane", () => {
     expect(await writes()).toEqual(["CreateVCluster"]);
   });
 
+  it("adopts a vcluster an interrupted run left CREATING, and waits until it runs", async () => {
+    // What a killed run leaves: this resource's CreateVCluster accepted, the vcluster still creating.
+    const inputs = await checked({ ...base, replicas: 3 });
+    const client = await vclusterClient(config);
+    await client.createVCluster({ ...ref, spec: { replicas: 3 }, labels: { "clusterform.dev/owner": OWNER } });
+    expect((await client.getVCluster(ref)).phase).toBe("CREATING");
+    const { id, outs } = await vclusterHandler.create(inputs);
+    expect(outs).toMatchObject({ phase: "RUNNING", readyReplicas: 3, vclusterId: id });
+    expect(await writes()).toEqual(["CreateVCluster"]);
+  });
+
+  it("refuses a create-first replacement that finds the vcluster it would replace (`up --replace`), before any write", async () => {
+    const inputs = await checked(base);
+    const first = await vclusterHandler.create(inputs);
+    const createFirst = await checked({ ...base, deleteBeforeReplace: false }, inputs);
+    await expect(vclusterHandler.create(createFirst)).rejects.toThrow(
+      /already exists, and with deleteBeforeReplace: false Clusterform cannot tell whether it is the object this run replaces[\s\S]*Remove `deleteBeforeReplace: false`/,
+    );
+    expect(await writes()).toEqual(["CreateVCluster"]);
+    expect((await (await vclusterClient(config)).getVCluster(ref)).id).toBe(first.id);
+  });
+
   it("refuses a vcluster of the same name that this resource did not create", async () => {
     await (await vclusterClient(config)).createVCluster({ ...ref, spec: {} });
     await expect(vclusterHandler.create(await checked(base))).rejects.toThrow(

@@ -109,6 +109,18 @@ describe("cyclecloud:NodePool against the local control plane", () => {
     expect(await mutations()).toEqual(["CreateNodes:OK", "RemoveNodes:OK", "CreateNodes:ALREADY_EXISTS", "CreateNodes:OK"]);
   });
 
+  it("refuses, changing nothing, a create-first replacement whose request finds the pool's own nodes (`up --replace`)", async () => {
+    // Its own owner, as above: the core keeps what its creates adopted.
+    const inputs = await checked({ owner: "abcdefabcdefabcd" });
+    await nodePoolHandler.create(inputs);
+    const createFirst = (await nodePoolHandler.check(inputs, { ...raw, owner: "abcdefabcdefabcd", deleteBeforeReplace: false })).inputs;
+    await expect(nodePoolHandler.create(createFirst)).rejects.toThrow(
+      /already exists, and with deleteBeforeReplace: false Clusterform cannot tell whether it is the object this run replaces[\s\S]*Remove `deleteBeforeReplace: false`/,
+    );
+    expect(await mutations()).toEqual(["CreateNodes:OK", "CreateNodes:ALREADY_EXISTS"]);
+    expect(await nodes()).toEqual(["execute-1:Ready", "execute-2:Ready"]);
+  });
+
   it("fails a quota shortfall with CycleCloud's message and the bucket's availability, recording the nodes that exist", async () => {
     const err = await partialOf(nodePoolHandler.create(await checked({ nodearray: "gpu", count: 3 })));
     expect(err.message).toBe(
