@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testRunMarker } from "../harness/engine";
@@ -115,42 +115,7 @@ describe("terraform-provider-clusterform: what HCL users expect (cma-ssh)", () =
     expect(shown.stdout).not.toContain("apiVersion");
   });
 
-  it("imports the cluster by its name, with tofu import and with an import block, through the handler's read", async () => {
-    await dir.ok(["state", "rm", "-no-color", "clusterform_cmassh_cluster.analytics"]);
-    const since = await t.plane.lastSeq();
-    await dir.ok(["import", "-input=false", "-no-color", "clusterform_cmassh_cluster.analytics", "analytics"]);
-    const cluster = (await dir.resources())["clusterform_cmassh_cluster.analytics"];
-    expect(cluster.values).toMatchObject({ id: "analytics", status: "RUNNING" });
-    expect(cluster.sensitive_values.kubeconfig).toBe(true);
-    // Importing reads; it never changes anything on the platform.
-    expect((await t.plane.audit(since)).filter((e) => !e.operation.startsWith("Get"))).toEqual([]);
-
-    await dir.ok(["state", "rm", "-no-color", "clusterform_cmassh_cluster.analytics"]);
-    writeFileSync(path.join(dir.dir, "import.tf"), 'import {\n  to = clusterform_cmassh_cluster.analytics\n  id = "analytics"\n}\n');
-    const plan = await dir.ok(planArgs());
-    expect(plan.stdout).toMatch(/clusterform_cmassh_cluster\.analytics: Preparing import\.\.\. \[id=analytics\]/);
-    expect(plan.stdout).toMatch(/\d+ to import/);
-    rmSync(path.join(dir.dir, "import.tf"));
-  });
-
-  it("says clearly when an imported id does not exist", async () => {
-    const missing = await dir.run(["import", "-input=false", "-no-color", "clusterform_cmassh_cluster.analytics", "nosuch"]);
-    expect(missing.code).toBe(1);
-    const text = missing.stderr.replace(/\s+/g, " ");
-    // The kind's import names the kind, the id, where it looked and the id's expected shape.
-    expect(text).toContain('importing cmassh:Cluster "nosuch"');
-    expect(text).toContain("no such object at");
-    expect(text).toContain("the import id of cmassh:Cluster is the cluster name");
-    const since = await t.plane.lastSeq();
-    const wrong = await dir.run(["import", "-input=false", "-no-color", "clusterform_cmassh_cluster.analytics", "Not_A_Label"]);
-    expect(wrong.code).toBe(1);
-    expect(wrong.stderr.replace(/\s+/g, " ")).toContain('"Not_A_Label" has the wrong shape');
-    // Nothing was asked about the id; the configuration's data source (the versions on offer) may read.
-    expect((await t.plane.audit(since)).filter((e) => e.api === "cmassh" && e.operation !== "GetUpgradeClusterInformation")).toEqual([]);
-  });
-
   it("shows an object deleted outside tofu as drift in plan -refresh-only, and forgets it in apply -refresh-only", async () => {
-    await dir.ok(["import", "-input=false", "-no-color", "clusterform_cmassh_cluster.analytics", "analytics"]);
     const gone = await fetch(`${t.plane.url}/api/v1/cluster?name=analytics`, { method: "DELETE" });
     expect(gone.status).toBe(200);
     await until("the deletion", async () => ((await t.plane.cmasshClusters()).length === 0 ? true : undefined));
