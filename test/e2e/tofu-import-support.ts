@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { expect } from "vitest";
 import { buildResourceType } from "../../provider/engines/terraform/schema";
@@ -31,27 +31,56 @@ export const IMPORT_IDS: Readonly<Record<string, { shape: RegExp; unknown: strin
 /** An id no kind accepts (a space and a `!`): refused before any call. */
 const WRONG_SHAPE = "bad id!";
 
+/** A Terraform type's resource type (attributes in HCL names), from the kind that serves it. */
+async function typeOf(typeName: string) {
+  const found = KIND_TYPES.find((k) => terraformTypeName(k) === typeName);
+  if (!found) throw new Error(`no kind serves ${typeName}`);
+  const kind = await kindOf(found);
+  return { kind, type: buildResourceType(kind) };
+}
+
 /**
  * The attributes of a type that its platform cannot report (the definition's importId.unreported,
  * in HCL names), plus `timeouts` (Clusterform's own setting, never on a platform): after an import
  * these are null in the state, so the first plan may set them from the configuration.
  */
 async function unreportedOf(typeName: string): Promise<string[]> {
-  const found = KIND_TYPES.find((k) => terraformTypeName(k) === typeName);
-  if (!found) throw new Error(`no kind serves ${typeName}`);
-  const kind = await kindOf(found);
-  const type = buildResourceType(kind);
+  const { kind, type } = await typeOf(typeName);
   const fields = [...(kind.importId?.unreported ?? []), "timeouts"];
   return type.attributes.filter((a) => fields.includes(a.field)).map((a) => a.name);
+}
+
+/** What a valid import id of a type is, as the provider's refusals say it (provider/core/import.ts). */
+async function expectedIdOf(typeName: string): Promise<string> {
+  const { kind } = await typeOf(typeName);
+  return `the import id of ${kind.type} is ${kind.importId?.shape}`;
+}
+
+/**
+ * The top-level attributes the state file marks sensitive, by address (OpenTofu stores the marks of
+ * the provider's schema with each instance), read without a tofu run.
+ */
+function sensitiveStored(dir: TofuDir): Record<string, string[]> {
+  type Instance = { index_key?: unknown; sensitive_attributes?: { value?: string }[][] };
+  const state = JSON.parse(readFileSync(path.join(dir.dir, "terraform.tfstate"), "utf8")) as { resources: { mode: string; type: string; name: string; instances: Instance[] }[] };
+  const out: Record<string, string[]> = {};
+  for (const r of state.resources.filter((resource) => resource.mode === "managed")) {
+    for (const i of r.instances) out[`${r.type}.${r.name}`] = [...new Set((i.sensitive_attributes ?? []).map((p) => String(p[0]?.value)))].sort();
+  }
+  return out;
 }
 
 /** The kind a Terraform type serves (`cmassh:Cluster`). */
 const kindNameOf = (typeName: string) => KIND_TYPES.find((k) => terraformTypeName(k) === typeName)!;
 
-/** An import of an id of the right shape that names nothing fails naming the kind, the id and that nothing is there. */
-function expectUnknownRefused(kindName: string, id: string, message: string): void {
+/**
+ * An import of an id of the right shape that names nothing fails naming the kind, the id, that
+ * nothing is there, and what a valid id of the kind is (`expected`: {@link expectedIdOf}).
+ */
+function expectUnknownRefused(kindName: string, id: string, message: string, expected: string): void {
   expect(oneLine(message)).toContain(`importing ${kindName} "${id}"`);
   expect(oneLine(message)).toContain("no such object at");
+  expect(oneLine(message)).toContain(expected);
 }
 
 const varArgs = (vars: Record<string, string | number>) => Object.entries(vars).flatMap(([k, v]) => ["-var", `${k}=${v}`]);
@@ -72,11 +101,12 @@ interface PlannedChange {
 
 /**
  * A saved plan's changes: each resource is untouched, or updated in place in the attributes its
- * platform could not report only (nothing created, replaced or deleted). @returns the plan file
+ * platform could not report only (nothing created, replaced or deleted). @returns the plan file and
+ * what the plan printed
  */
-async function expectOnlyUnreported(dir: TofuDir, vars: Record<string, string | number>, types: Record<string, string>, gaps: Gaps): Promise<string> {
+async function expectOnlyUnreported(dir: TofuDir, vars: Record<string, string | number>, types: Record<string, string>, gaps: Gaps): Promise<{ planFile: string; stdout: string }> {
   const planFile = "import.tfplan";
-  await dir.ok(["plan", "-input=false", "-no-color", `-out=${planFile}`, ...varArgs(vars)]);
+  const { stdout } = await dir.ok(["plan", "-input=false", "-no-color", `-out=${planFile}`, ...varArgs(vars)]);
   const shown = JSON.parse((await dir.ok(["show", "-json", "-no-color", planFile])).stdout) as { resource_changes?: PlannedChange[] };
   for (const rc of shown.resource_changes ?? []) {
     const changed = Object.keys(rc.change.after ?? {}).filter((k) => JSON.stringify(rc.change.before?.[k] ?? null) !== JSON.stringify(rc.change.after[k] ?? null));
@@ -86,7 +116,7 @@ async function expectOnlyUnreported(dir: TofuDir, vars: Record<string, string | 
     const unreported = await unreportedOf(types[rc.address]);
     for (const attr of changed) expect([...unreported, ...(gaps[rc.address] ?? [])], `${rc.address} changes ${attr} after an import: ${JSON.stringify(rc.change.before?.[attr])} -> ${JSON.stringify(rc.change.after[attr])}`).toContain(attr);
   }
-  return planFile;
+  return { planFile, stdout };
 }
 
 /** Platform writes since an audit entry; a Keystone token is a log-in, not a write. */
@@ -102,12 +132,14 @@ async function expectQuiet(dir: TofuDir, vars: Record<string, string | number>):
 
 /**
  * Every resource of a working directory imported back, by the id its apply recorded (the same id
- * `pulumi import` takes): first an unknown id fails naming the kind and the id (through tofu for the
- * first resource, with a wrong-shape id that fails naming the shape with no call to the platform;
- * for the others through the provider's service in this process; the configuration's data sources may read), then `tofu import` of each resource, a
- * plan that changes at most the inputs its platform cannot report, its apply and a plan with nothing
- * to do; then the same through `import {}` blocks. Import makes no platform write, nor does the apply
- * that records the unreported inputs.
+ * `pulumi import` takes), with reads only. The first resource through `tofu import`: a wrong-shape id
+ * fails naming the shape with no call to the platform (the configuration's data sources may read),
+ * an unknown id fails naming the kind, the id and what a valid id is, and its own id imports it with
+ * the status the platform reports. The others' unknown ids are refused the same way through the
+ * provider's service in this process, and they are imported by `import {}` blocks. One saved plan
+ * then changes at most the inputs each platform cannot report, its apply writes nothing to any
+ * platform, a plan after it has nothing to do, and the state names the same ids, with the same
+ * attributes sensitive (a kubeconfig) and the same status as before.
  */
 export async function importEverything(
   t: TofuPlane,
@@ -121,53 +153,58 @@ export async function importEverything(
   const types = Object.fromEntries(Object.keys(resources).map((address) => [address, address.split(".")[0]]));
   const ids = Object.fromEntries(Object.entries(resources).map(([address, r]) => [address, String(r.values.id)]));
   for (const [address, id] of Object.entries(ids)) expect(id, address).toMatch(IMPORT_IDS[types[address]].shape);
+  const statuses = Object.fromEntries(Object.entries(resources).map(([address, r]) => [address, r.values.status]));
+  const sensitive = sensitiveStored(dir);
+  // Not vacuous: every attribute the schema marks sensitive and the object has (a kubeconfig) is marked.
+  for (const [address, r] of Object.entries(resources)) {
+    const marked = (await typeOf(types[address])).type.attributes.filter((a) => a.sensitive && r.values[a.name] !== null && r.values[a.name] !== undefined).map((a) => a.name);
+    expect(sensitive[address], address).toEqual(expect.arrayContaining(marked));
+  }
   const addresses = Object.keys(ids);
+  const [first, ...others] = addresses;
   await dir.ok(["state", "rm", "-no-color", ...addresses]);
   const since = await t.plane.lastSeq();
 
-  for (const [i, address] of addresses.entries()) {
-    const kindName = kindNameOf(types[address]);
-    // The shape check and the unknown id through tofu, once per platform: tofu shows the provider's
-    // error as it is. The other resources' unknown ids are refused in this process below, by the
-    // same ImportResourceState (one tofu run less for each).
-    if (i === 0) {
-      const beforeWrong = await t.plane.lastSeq();
-      const wrong = await dir.run(["import", "-input=false", "-no-color", ...varArgs(vars), address, WRONG_SHAPE]);
-      expect(wrong.code, wrong.stdout).toBe(1);
-      expect(oneLine(wrong.stderr)).toContain(`importing ${kindName} "${WRONG_SHAPE}"`);
-      expect(oneLine(wrong.stderr)).toContain(`"${WRONG_SHAPE}" has the wrong shape`);
-      expect((await t.plane.audit(beforeWrong)).filter((e) => e.api === kindName.split(":")[0] && !dataReads.includes(e.operation))).toEqual([]);
-      const unknown = await dir.run(["import", "-input=false", "-no-color", ...varArgs(vars), address, IMPORT_IDS[types[address]].unknown]);
-      expect(unknown.code, unknown.stdout).toBe(1);
-      expectUnknownRefused(kindName, IMPORT_IDS[types[address]].unknown, unknown.stderr);
-    }
-    await dir.ok(["import", "-input=false", "-no-color", ...varArgs(vars), address, ids[address]]);
-  }
-  const others = addresses.slice(1);
+  // The shape check, the unknown id and the import command through tofu, once per platform: tofu
+  // shows the provider's error as it is.
+  const kindName = kindNameOf(types[first]);
+  const beforeWrong = await t.plane.lastSeq();
+  const wrong = await dir.run(["import", "-input=false", "-no-color", ...varArgs(vars), first, WRONG_SHAPE]);
+  expect(wrong.code, wrong.stdout).toBe(1);
+  expect(oneLine(wrong.stderr)).toContain(`importing ${kindName} "${WRONG_SHAPE}"`);
+  expect(oneLine(wrong.stderr)).toContain(`"${WRONG_SHAPE}" has the wrong shape: ${await expectedIdOf(types[first])}`);
+  expect((await t.plane.audit(beforeWrong)).filter((e) => e.api === kindName.split(":")[0] && !dataReads.includes(e.operation))).toEqual([]);
+  const unknown = await dir.run(["import", "-input=false", "-no-color", ...varArgs(vars), first, IMPORT_IDS[types[first]].unknown]);
+  expect(unknown.code, unknown.stdout).toBe(1);
+  expectUnknownRefused(kindName, IMPORT_IDS[types[first]].unknown, unknown.stderr, await expectedIdOf(types[first]));
+  await dir.ok(["import", "-input=false", "-no-color", ...varArgs(vars), first, ids[first]]);
+  // The import alone recorded the object as the platform reports it.
+  expect(dir.stored()[first]?.values).toMatchObject({ id: ids[first], ...(statuses[first] === undefined ? {} : { status: statuses[first] }) });
+
+  // The other resources' unknown ids, by the same ImportResourceState in this process (one tofu run
+  // less for each); their own ids through import blocks, in the plan that follows.
   if (others.length > 0) {
     const provider = await startTofuProvider(t.providerConfig);
     for (const address of others) {
-      const unknown = IMPORT_IDS[types[address]].unknown;
-      const answer = await provider.client.importResourceState({ typeName: types[address], id: unknown });
+      const id = IMPORT_IDS[types[address]].unknown;
+      const answer = await provider.client.importResourceState({ typeName: types[address], id });
       expect(answer.importedResources, address).toEqual([]);
-      expectUnknownRefused(kindNameOf(types[address]), unknown, errorsOf(answer.diagnostics).map((e) => `${e.summary}: ${e.detail}`).join("\n"));
+      expectUnknownRefused(kindNameOf(types[address]), id, errorsOf(answer.diagnostics).map((e) => `${e.summary}: ${e.detail}`).join("\n"), await expectedIdOf(types[address]));
     }
+    writeFileSync(path.join(dir.dir, "import.tf"), others.map((address) => `import {\n  to = ${address}\n  id = ${JSON.stringify(ids[address])}\n}\n`).join("\n"));
   }
-  const planFile = await expectOnlyUnreported(dir, vars, types, gaps);
-  await dir.ok(["apply", "-input=false", "-no-color", planFile]);
+  const plan = await expectOnlyUnreported(dir, vars, types, gaps);
+  const applied = await dir.ok(["apply", "-input=false", "-no-color", plan.planFile]);
+  if (others.length > 0) {
+    for (const address of others) expect(plan.stdout).toContain(`${address}: Preparing import... [id=${ids[address]}]`);
+    expect(plan.stdout).toMatch(new RegExp(`Plan: ${others.length} to import, 0 to add, \\d+ to change, 0 to destroy`));
+    expect(applied.stdout).toMatch(new RegExp(`Apply complete! Resources: ${others.length} imported, 0 added, \\d+ changed, 0 destroyed`));
+    rmSync(path.join(dir.dir, "import.tf"));
+  }
   expect(await writesSince(t, since)).toEqual([]);
   await expectQuiet(dir, vars);
-
-  // The same through import blocks: one apply imports them all (and records the unreported inputs).
-  await dir.ok(["state", "rm", "-no-color", ...addresses]);
-  const blocks = addresses.map((address) => `import {\n  to = ${address}\n  id = ${JSON.stringify(ids[address])}\n}\n`).join("\n");
-  writeFileSync(path.join(dir.dir, "import.tf"), blocks);
-  const blockSince = await t.plane.lastSeq();
-  const applied = await dir.ok(["apply", "-auto-approve", "-input=false", "-no-color", ...varArgs(vars)]);
-  expect(applied.stdout).toMatch(new RegExp(`Plan: ${addresses.length} to import, 0 to add, \\d+ to change, 0 to destroy`));
-  expect(applied.stdout).toMatch(new RegExp(`Apply complete! Resources: ${addresses.length} imported, 0 added, \\d+ changed, 0 destroyed`));
-  rmSync(path.join(dir.dir, "import.tf"));
-  expect(await writesSince(t, blockSince)).toEqual([]);
-  await expectQuiet(dir, vars);
-  expect(Object.fromEntries(Object.entries(dir.stored()).map(([a, r]) => [a, r.values.id]))).toEqual(ids);
+  const stored = dir.stored();
+  expect(Object.fromEntries(Object.entries(stored).map(([a, r]) => [a, r.values.id]))).toEqual(ids);
+  expect(Object.fromEntries(Object.entries(stored).map(([a, r]) => [a, r.values.status]))).toEqual(statuses);
+  expect(sensitiveStored(dir)).toEqual(sensitive);
 }

@@ -419,7 +419,7 @@ describe("terraform-provider-clusterform: every kind through tofu", () => {
       });
     }
 
-    it("imports every resource by the id the Pulumi import takes (tofu import, then import blocks), with reads only, and then plans nothing to do", async () => {
+    it("imports every resource by the id the Pulumi import takes (the first by tofu import, the others by import blocks), with reads only, and then plans nothing to do", async () => {
       vars = { ...vars, ...c.importVars };
       await importEverything(t, dir, vars, c.importGaps, c.dataReads);
     });

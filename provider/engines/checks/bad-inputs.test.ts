@@ -72,12 +72,18 @@ const NAME_FORMAT = `must be a node name pattern with exactly one "%d" (the node
 const SENLIN_NAME = "must be a Senlin name: 1 to 254 characters, an ASCII letter first, then letters, digits, '_', '.' or '-'";
 const QUANTITY = 'must be a Kubernetes quantity: a non-negative number with an optional suffix m, k, M, G, T, P, E, Ki, Mi, Gi, Ti, Pi or Ei, such as "500m" or "1Gi"';
 const CIDR = 'must be a network in CIDR notation such as "10.42.0.0/16" or "fd00::/108"';
+const PROFILE_TYPE = 'must be a profile type: dotted lower-case words such as "os.nova.server"';
+const POLICY_TYPE = 'must be a policy type: dotted lower-case words such as "senlin.policy.deletion"';
+const PLUGIN_VERSION = 'must be a plugin version such as "1.0" (a "major.minor" string or a number)';
+const JSON_OBJECT = "must be an object of keys to JSON values";
 const between = (lo: number, hi: number) => `must be an integer between ${lo} and ${hi}`;
 
 const CLUSTER = { kubernetesVersion: "1.30.10", controlPlane: { instanceType: "standard", count: 1 } };
 const CONTAINER = { name: "web", image: "nginx:1.27", resources: { cpu: 0.5, memoryMb: 64 } };
 const JOB = { respoolId: "respool-1", instanceCount: 2, defaultSpec: { containers: [CONTAINER] } };
 const POOL = { resources: [{ kind: "cpu", reservation: 1, limit: 10 }] };
+const PROFILE = { spec: { type: "os.nova.server", version: "1.0", properties: { flavor: "m1.small", image: "cirros" } } };
+const POLICY = { spec: { type: "senlin.policy.deletion", version: "1.0", properties: { criteria: "OLDEST_FIRST" } } };
 
 const PLATFORMS: Record<string, Group[]> = {
   "cma-ssh": [
@@ -240,6 +246,82 @@ const PLATFORMS: Record<string, Group[]> = {
       name: "main",
       good: { profile: "web-profile" },
       inputs: [bad("desiredCapacity below minSize", { minSize: 2, desiredCapacity: 1 }, "desiredCapacity", "must be between minSize (2) and maxSize (unbounded)", "got 1")],
+    },
+    {
+      type: "senlin:Profile",
+      name: "web",
+      good: PROFILE,
+      inputs: [
+        bad("a profile name starting with a digit", { name: "1web" }, "name", SENLIN_NAME, 'got "1web"'),
+        bad("a profile type with capitals and a space", { "spec.type": "OS Nova" }, "spec.type", PROFILE_TYPE, 'got "OS Nova"'),
+        bad("a profile version that is not major.minor", { "spec.version": "v1" }, "spec.version", PLUGIN_VERSION, 'got "v1"'),
+        bad("profile properties given as a list", { "spec.properties": ["a"] }, "spec.properties", JSON_OBJECT, 'got ["a"]'),
+        bad("a profile spec field Senlin does not have", { "spec.flavor": "m1.small" }, "spec.flavor", UNKNOWN, null, "unknown attribute"),
+        bad("profile metadata given as a list", { metadata: [1] }, "metadata", JSON_OBJECT, "got [1]"),
+        bad("a field profiles do not have", { image: "cirros" }, "image", UNKNOWN, null, "unknown attribute"),
+      ],
+    },
+    {
+      type: "senlin:Profile",
+      name: "web",
+      good: PROFILE,
+      inputs: [
+        bad("a profile name with a slash", { name: "web/a" }, "name", SENLIN_NAME, 'got "web/a"'),
+        bad("a profile type ending in a dot", { "spec.type": "os." }, "spec.type", PROFILE_TYPE, 'got "os."'),
+        bad("a profile version without its minor part", { "spec.version": "1" }, "spec.version", PLUGIN_VERSION, 'got "1"'),
+        bad("profile properties given as a string", { "spec.properties": "x" }, "spec.properties", JSON_OBJECT, 'got "x"'),
+        // The key and the value it was given: the failure points at the key's entry.
+        { ...badKey("the reserved metadata key", "metadata", "clusterform.dev/owner", "me", 'key "clusterform.dev/owner" is reserved: Clusterform sets clusterform.dev/owner'), got: 'got "me"' },
+        bad("a profile create timeout that is not a duration", { "timeouts.create": "soon" }, "timeouts.create", DURATION, 'got "soon"'),
+      ],
+    },
+    {
+      type: "senlin:Profile",
+      name: "web",
+      good: PROFILE,
+      inputs: [
+        bad("a profile name given as a number", { name: 7 }, "name", SENLIN_NAME, "got 7", "type"),
+        bad("a profile type given as a number", { "spec.type": 5 }, "spec.type", PROFILE_TYPE, "got 5", "type"),
+        bad("a profile version given as a boolean", { "spec.version": true }, "spec.version", PLUGIN_VERSION, "got true", "type"),
+        bad("a profile update timeout that is not a duration", { "timeouts.update": "later" }, "timeouts.update", DURATION, 'got "later"'),
+      ],
+    },
+    {
+      type: "senlin:Policy",
+      name: "del",
+      good: POLICY,
+      inputs: [
+        bad("a policy name with a space", { name: "del policy" }, "name", SENLIN_NAME, 'got "del policy"'),
+        bad("a policy type with a dash", { "spec.type": "senlin-policy" }, "spec.type", POLICY_TYPE, 'got "senlin-policy"'),
+        bad("a negative policy version", { "spec.version": -1 }, "spec.version", PLUGIN_VERSION, "got -1", "type"),
+        bad("policy properties given as a string", { "spec.properties": "x" }, "spec.properties", JSON_OBJECT, 'got "x"'),
+        bad("a policy spec field Senlin does not have", { "spec.criteria": "OLDEST_FIRST" }, "spec.criteria", UNKNOWN, null, "unknown attribute"),
+        bad("metadata, which policies do not have", { metadata: {} }, "metadata", UNKNOWN, null, "unknown attribute"),
+        bad("a field policies do not have", { cluster: "c" }, "cluster", UNKNOWN, null, "unknown attribute"),
+      ],
+    },
+    {
+      type: "senlin:Policy",
+      name: "del",
+      good: POLICY,
+      inputs: [
+        bad("an empty policy name", { name: "" }, "name", SENLIN_NAME, 'got ""'),
+        bad("a policy type with capitals", { "spec.type": "Senlin.Policy" }, "spec.type", POLICY_TYPE, 'got "Senlin.Policy"'),
+        bad("a policy version without its minor part", { "spec.version": "1" }, "spec.version", PLUGIN_VERSION, 'got "1"'),
+        bad("policy properties given as a list", { "spec.properties": [1] }, "spec.properties", JSON_OBJECT, "got [1]"),
+        bad("a policy create timeout that is not a duration", { "timeouts.create": "soon" }, "timeouts.create", DURATION, 'got "soon"'),
+      ],
+    },
+    {
+      type: "senlin:Policy",
+      name: "del",
+      good: POLICY,
+      inputs: [
+        bad("a policy name given as a number", { name: 7 }, "name", SENLIN_NAME, "got 7", "type"),
+        bad("a policy type given as a number", { "spec.type": 5 }, "spec.type", POLICY_TYPE, "got 5", "type"),
+        bad("a policy version given as a boolean", { "spec.version": true }, "spec.version", PLUGIN_VERSION, "got true", "type"),
+        bad("a policy delete timeout that is not a duration", { "timeouts.delete": "never" }, "timeouts.delete", DURATION, 'got "never"'),
+      ],
     },
   ],
   Peloton: [
