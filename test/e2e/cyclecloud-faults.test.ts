@@ -6,7 +6,8 @@ import { ccNodes, openCycleCloudStack } from "./cyclecloud-support";
 // interrupted create by the reliability matrix on every engine (test/README.md); a quota shortfall,
 // a node failing to start, wrong credentials and the adoption of an interrupted request in
 // provider/kinds/cyclecloud/node-pool/operations.test.ts; an unreachable endpoint in
-// provider/kinds/unreachable.test.ts; the plane restarted mid-create by the matrix's restart row.
+// provider/kinds/unreachable.test.ts; the plane restarted mid-create by the restart row of
+// test/e2e/matrix-concurrency.test.ts.
 describe("cyclecloud:NodePool: a permanent error on create", () => {
   let t: TestStack;
 

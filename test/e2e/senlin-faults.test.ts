@@ -2,9 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSenlinStack, type SenlinStack, senlinClusters, senlinMutations } from "../harness/senlin-stack";
 
 // What else Senlin under faults needs is proved elsewhere: transient failures, a failed resize and
-// an interrupted create by the reliability matrix on every engine (test/README.md), a failed create
-// action in provider/kinds/senlin/cluster/failed-actions.test.ts, an unreachable endpoint in
-// provider/kinds/unreachable.test.ts, the plane restarted mid-create by the matrix's restart row.
+// an interrupted create (its policy bound once after the adoption) by the reliability matrix on
+// every engine (test/README.md); a create or resize action that FAILED in
+// provider/kinds/senlin/cluster/failed-actions.test.ts; an unreachable endpoint in
+// provider/kinds/unreachable.test.ts; the plane restarted mid-create by the restart row of
+// test/e2e/matrix-concurrency.test.ts.
 describe("senlin: a same-named cluster that is not the stack's", () => {
   let t: SenlinStack;
 

@@ -10,7 +10,7 @@ interface View {
 // What else vcluster under faults needs is proved elsewhere: transient failures and an interrupted
 // create by the reliability matrix on every engine (test/README.md), a create ending in ERROR in
 // provider/kinds/vcluster/platform.test.ts, an unreachable endpoint in provider/kinds/unreachable.test.ts,
-// the plane restarted mid-create by the matrix's restart row.
+// the plane restarted mid-create by the restart row of test/e2e/matrix-concurrency.test.ts.
 describe("vcluster: a permanent error part-way through an update", () => {
   let t: TestStack;
   const vclusters = async () => (await t.plane.admin<{ vclusters: View[] }>("/_local/vcluster/vclusters")).vclusters;
