@@ -158,10 +158,11 @@ matrixScenario("dynamic", "two stacks destroyed at once on one plane", bothDestr
 });
 
 /**
- * The plane's time scale for the restart: a cma-ssh pool takes 3 s to add, CycleCloud nodes 10 s to
- * start, so the up still waits on some operations when its last write has been accepted.
+ * The plane's time scale for the restart: a cma-ssh pool takes 4.5 s to add and CycleCloud nodes 15 s
+ * to start, so the up still waits on some operations for seconds after its last write was accepted,
+ * however slowly a loaded machine lets the test notice it.
  */
-const RESTART_TIME_SCALE = 2;
+const RESTART_TIME_SCALE = 3;
 
 /** The calls that change something in an up of every kind from nothing, per kind: its create, and the Senlin cluster's policy attach. */
 const UP_WRITES: Record<Kind, readonly string[]> = Object.fromEntries(
