@@ -18,6 +18,14 @@ function named(outputs: Record<string, unknown>): string[] {
 }
 
 const OK = (entries: AuditEntry[]) => entries.filter((e) => e.code === "OK");
+const creates = (entries: AuditEntry[]) => OK(entries).filter((e) => e.operation === "CreateCluster");
+
+/** The error message of a run that must fail, or "succeeded". */
+const failureOf = (run: Promise<unknown>) =>
+  run.then(
+    () => "succeeded",
+    (err: Error) => err.message,
+  );
 
 describe("cma-ssh: `pulumi up --replace` ends with a new object the state names, never adopting the old one", () => {
   let t: CmasshStack;
@@ -48,12 +56,10 @@ describe("cma-ssh: `pulumi up --replace` ends with a new object the state names,
     expect(await inventory(t)).toEqual(named(result.outputs));
   });
 
-  it.each([
-    ["a derived name", undefined],
-    ["a chosen name", "chosen-main"],
-  ])("replaces a cluster with %s and its pools: all deleted first, then created again", async (_, clusterName) => {
-    await t.configure({ clusterName, pools });
-    const before = (await t.stack.up()).outputs;
+  // A cluster with a chosen name is replaced the same way, with the core's engine-neutral rules:
+  // provider/engines/terraform/lifecycle.test.ts replaces the cma-ssh cluster named "prod" in both orders.
+  it("replaces a cluster with a derived name and its pools: all deleted first, then created again", async () => {
+    const before = outputs;
     const cluster = String(before.clusterName);
     const poolIds = Object.values(before.poolNames as Record<string, string>).map((p) => `${cluster}/${p}`);
     const since = await t.plane.lastSeq();
@@ -139,25 +145,66 @@ describe("cma-ssh: a run killed between a create-first replacement's create and 
   });
 });
 
-describe("cma-ssh: the documented recovery of a cluster in ERROR", () => {
+describe("cma-ssh: an unreachable platform, and the documented recovery of a cluster in ERROR", () => {
   let t: CmasshStack;
+  // A privileged port nothing here listens on and no server takes (a stopped plane's own port can be
+  // taken at once by a server another test file starts, which then answers instead); not 9: fetch
+  // refuses the discard port.
+  const nowhere = "http://127.0.0.1:2";
 
   beforeAll(async () => {
-    t = await openCmasshStack({ program: "cmassh-single", timeScale: 0.2 });
+    t = await openCmasshStack({ program: "cmassh-single", timeScale: 0.2, config: { "clusterform:unreachableTimeout": "3s" } });
   });
   afterAll(async () => {
     await t?.plane.stop();
   });
 
-  it("`pulumi up --replace <urn>` deletes the failed cluster and creates a RUNNING one under the name the state keeps", async () => {
+  // The engine-level proof that the stack's clusterform:unreachableTimeout reaches the provider; each
+  // platform's message and limit: provider/kinds/unreachable.test.ts, cmassh/platform-access.test.ts.
+  it("fails within clusterform:unreachableTimeout against an endpoint nothing listens on, naming the address", async () => {
+    await t.stack.setConfig("clusterform:endpoint", nowhere);
+    // The cluster's create timeout is 2 minutes: only the unreachable limit can end the run sooner.
+    const started = Date.now();
+    const failure = await failureOf(t.stack.up());
+    expect(failure).toMatch(new RegExp(`UNREACHABLE: cannot reach ${nowhere.replace(/\./g, "\\.")}: connect ECONNREFUSED`));
+    expect(failure).toMatch(/giving up \(limit 3s, set by clusterform:unreachableTimeout\)/);
+    expect(Date.now() - started).toBeLessThan(120_000);
+    await t.stack.setConfig("clusterform:endpoint", t.plane.url);
+  });
+
+  it("records a cluster whose provisioning ends in ERROR, never creates a second, and `pulumi up --replace <urn>` deletes it and creates a RUNNING one under the name the state keeps", async () => {
     await t.plane.addFault({ api: "cmassh", operation: "CreateCluster", action: "fail-operation", message: "no capacity" });
     await expect(t.stack.up()).rejects.toThrow(/is in ERROR: no capacity/);
-    const [failed] = await t.plane.cmasshClusters();
-    expect(failed.status).toBe("ERROR");
+    const state = await t.stack.exportState();
+    const recorded = (state.deployment.resources ?? []).find((r: { type: string }) => r.type.endsWith("cmassh:Cluster"));
+    expect(recorded?.outputs?.status).toBe("ERROR");
+    expect(String(recorded?.outputs?.__provider)).toContain("clusterform/provider");
+    expect(recorded?.initErrors?.[0]).toMatch(/no capacity/);
+    // The next up looks again and reports the same truth; it does not create a second cluster.
+    await expect(t.stack.up()).rejects.toThrow(/is in ERROR/);
+    expect(creates(await t.plane.audit())).toHaveLength(1);
+    const clusters = await t.plane.cmasshClusters();
+    expect(clusters.map((c) => c.status)).toEqual(["ERROR"]);
+    const [failed] = clusters;
+
+    // Because it is recorded, the replacement deletes it.
     const since = await t.plane.lastSeq();
     const result = await t.stack.up({ replace: [await t.stack.urnOf("solo")] });
     expect(result.outputs).toMatchObject({ clusterName: failed.name, status: "RUNNING" });
     expect(mutations(await t.plane.audit(since))).toEqual([`DeleteCluster ${failed.name}`, `CreateCluster ${failed.name}`]);
     expect((await t.plane.cmasshClusters()).map((c) => `${c.name} ${c.status}`)).toEqual([`${failed.name} RUNNING`]);
+  });
+
+  // Last: it stops the plane (a refresh reads with the provider configuration the state recorded,
+  // so the endpoint the stack's config names now does not reach it).
+  it("reports a failed refresh once, by the engine, without the provider host's copy and stack trace", async () => {
+    await t.plane.stop();
+    const failure = await failureOf(t.stack.refresh());
+    expect(failure).toMatch(/GetCluster cluster "[^"]+": UNREACHABLE: cannot reach http:\/\/127\.0\.0\.1:\d+/);
+    expect(failure).not.toMatch(/\n\s+at /);
+    expect(failure).not.toContain("ClusterformError:");
+    // The CLI's error text holds its output more than once; the first Diagnostics section counts.
+    const diagnostics = /Diagnostics:\n([\s\S]*?)\n(?:Outputs|Resources):/.exec(failure)?.[1];
+    expect(diagnostics?.split("UNREACHABLE: cannot reach").length).toBe(2);
   });
 });

@@ -1,8 +1,11 @@
 import { afterAll, expect } from "vitest";
 import { BASE_DURATION_MS } from "../../emulator/cmassh/lifecycle";
-import { type AllKindsStack, compareStacksWithPlane, type Kind, openAllKindsStack, type SharedComparison } from "../harness/all-kinds";
+import { type AllKindsStack, compareStacksWithPlane, KINDS, type Kind, openAllKindsStack, type SharedComparison } from "../harness/all-kinds";
+import { MUTATIONS } from "../harness/interrupt";
 import type { AuditEntry } from "../harness/local-plane";
 import { matrixScenario } from "../harness/matrix";
+import { ccCreatedNodes, expectInventoryEqual, rowEffects } from "../harness/matrix-kill-rows";
+import { checkpointPath, pendingKinds, pendingOperations } from "../harness/matrix-pulumi";
 import type { TimelineEntry } from "./peloton-support";
 
 const TIME_SCALE = 0.3;
@@ -141,16 +144,81 @@ matrixScenario(
   ["cmassh:NodePool", "peloton:StatelessJob"],
 );
 
-matrixScenario(
-  "dynamic",
-  "two stacks destroyed at once on one plane",
-  async () => {
+let destroyBoth: Promise<TwoStacks> | undefined;
+const bothDestroyed = () =>
+  (destroyBoth ??= (async () => {
     await bothUp();
     const errors = await Promise.all([settle(a!.stack.destroy()), settle(b!.stack.destroy())]);
     return { errors, comparison: await compareStacksWithPlane(a!.plane, [a!.stack, b!.stack]) };
+  })());
+
+matrixScenario("dynamic", "two stacks destroyed at once on one plane", bothDestroyed, ({ errors, comparison }, kind) => {
+  expect(errors).toEqual([undefined, undefined]);
+  expect({ plane: comparison[kind].plane, states: comparison[kind].states }).toEqual({ plane: [], states: [[], []] });
+});
+
+/**
+ * The plane's time scale for the restart: a cma-ssh pool takes 4.5 s to add and CycleCloud nodes 15 s
+ * to start, so the up still waits on some operations for seconds after its last write was accepted,
+ * however slowly a loaded machine lets the test notice it.
+ */
+const RESTART_TIME_SCALE = 3;
+
+/** The calls that change something in an up of every kind from nothing, per kind: its create, and the Senlin cluster's policy attach. */
+const UP_WRITES: Record<Kind, readonly string[]> = Object.fromEntries(
+  KINDS.map((k) => [k, k === "senlin:Cluster" ? [...MUTATIONS[k].create, "AttachClusterPolicy"] : MUTATIONS[k].create]),
+) as Record<Kind, readonly string[]>;
+
+/** The accepted (code OK) calls of `operation` on the API of `kind`. */
+const accepted = (audit: readonly AuditEntry[], kind: Kind, operation: string) =>
+  audit.filter((e) => e.api === MUTATIONS[kind].api && e.operation === operation && e.code === "OK");
+
+interface RestartedUp extends Awaited<ReturnType<typeof rowEffects>> {
+  error?: string;
+  /** The kinds whose operation the engine had begun and not seen answered when the plane stopped. */
+  pending: Kind[];
+  /** The audit sequence number of the restart. */
+  restartedAt: number;
+}
+
+matrixScenario(
+  "dynamic",
+  "local control plane restarted once every create was accepted (the same up completes)",
+  async (): Promise<RestartedUp> => {
+    await bothDestroyed();
+    const s = a!;
+    await s.configure({ pools: undefined, jobs: undefined, round: undefined });
+    await s.plane.restart({ timeScale: RESTART_TIME_SCALE });
+    const since = await s.plane.lastSeq();
+    const ccBefore = await ccCreatedNodes(s.plane);
+    const checkpoint = await checkpointPath(s);
+    const baseline = pendingOperations(checkpoint);
+    let ended = false;
+    const up = settle(s.stack.up()).finally(() => {
+      ended = true;
+    });
+    // No write is cut by the restart: it comes once the plane has accepted every one the up sends,
+    // and only reads (the waits) are left to meet the stopped plane.
+    const written = async () => {
+      const audit = await s.plane.audit(since);
+      return KINDS.every((k) => UP_WRITES[k].every((op) => accepted(audit, k, op).length > 0));
+    };
+    await expect.poll(async () => ended || (await written()), { timeout: 180_000, interval: 100 }).toBe(true);
+    const pending = ended ? [] : [...pendingKinds(checkpoint, baseline)];
+    const restartedAt = await s.plane.lastSeq();
+    console.info(`pending at the restart: ${pending.join(", ") || "none"}`);
+    await s.plane.restart();
+    const error = await up;
+    return { error, pending, restartedAt, ...(await rowEffects(s.plane, s.stack, since, ccBefore)) };
   },
-  ({ errors, comparison }, kind) => {
-    expect(errors).toEqual([undefined, undefined]);
-    expect({ plane: comparison[kind].plane, states: comparison[kind].states }).toEqual({ plane: [], states: [[], []] });
+  (row, kind) => {
+    expect(row.error).toBeUndefined();
+    // The restart came while the up still waited on an operation of some kind.
+    expect(row.pending, "the kinds pending at the restart").not.toEqual([]);
+    // Nothing made twice (a vcluster's create sent again carries its request id, and makes nothing).
+    expect(row.created[kind], `${row.calls[kind].join("; ")} (restart after ${row.restartedAt})`).toBe(1);
+    expect(row.deleted[kind]).toBe(0);
+    if (kind === "senlin:Cluster") expect(accepted(row.audit, kind, "AttachClusterPolicy")).toHaveLength(1);
+    expectInventoryEqual(row.comparison[kind], 1);
   },
 );

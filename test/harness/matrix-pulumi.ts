@@ -32,7 +32,7 @@ export function pulumiDiagnostics(output: string): Map<Kind, string> {
 }
 
 /** The path of the stack's checkpoint in the file backend. */
-async function checkpointPath(t: AllKindsStack): Promise<string> {
+export async function checkpointPath(t: AllKindsStack): Promise<string> {
   const project = (await t.stack.stack.workspace.projectSettings()).name;
   const backend = new URL(engineEnv().PULUMI_BACKEND_URL).pathname;
   return path.join(backend, ".pulumi", "stacks", project, `${t.stack.stack.name}.json`);

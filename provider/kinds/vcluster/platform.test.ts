@@ -160,6 +160,9 @@ describe("vcluster resources against the local control plane", () => {
     ]);
     await expect(vclusterHandler.update(error.id, error.properties, inputs)).rejects.toThrow(/is in ERROR \(CreateFailed\): host out of memory/);
     expect(await writes()).toEqual(["CreateVCluster"]);
+    // Recorded, it is the resource's: delete removes it.
+    await vclusterHandler.delete(error.id, error.properties);
+    expect((await t.http("GET", "/_local/vcluster/vclusters")).body).toEqual({ vclusters: [] });
   });
 
   it("snapshots and drains before suspending, sending the suspend options", async () => {

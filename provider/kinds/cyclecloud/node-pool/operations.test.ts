@@ -128,16 +128,28 @@ describe("cyclecloud:NodePool against the local control plane", () => {
     );
     expect(err.properties).toMatchObject({ nodeNames: ["gpu-1", "gpu-2"], count: 3, requestSeq: 1 });
     expect(await nodes()).toEqual(["gpu-1:Ready", "gpu-2:Ready"]);
+    // The engine's next run updates the recorded pool: it asks again for the one missing node only,
+    // tells the same truth, and adds nothing twice.
+    const again = await partialOf(nodePoolHandler.update(err.id, err.properties, await checked({ nodearray: "gpu", count: 3 })));
+    expect(again.message).toBe(
+      'CreateNodes nodearray "gpu" of cluster "demo": QUOTA: CycleCloud added 0 of 1 node(s): only 0 of 1 nodes were added: the quota of Standard_NC6 in nodearray "gpu" is 2 nodes and 2 are in use; bucket Standard_NC6 of nodearray "gpu" has 0 node(s) available now',
+    );
+    expect(await nodes()).toEqual(["gpu-1:Ready", "gpu-2:Ready"]);
+    // Recorded, the nodes are the pool's: delete removes them.
+    await nodePoolHandler.delete(again.id, again.properties);
+    expect(await nodes()).toEqual([]);
   });
 
   it("fails when a node fails to start, then replaces exactly that node on the next update", async () => {
     expect((await t.http("POST", "/_local/faults", { api: "cyclecloud", action: "fail-node", target: "execute-2" })).status).toBe(200);
     const err = await partialOf(nodePoolHandler.create(await checked()));
     expect(err.message).toContain('node "execute-2" is Failed: Allocation failed: no capacity for the requested VM size (simulated)');
+    expect(err.properties).toMatchObject({ nodeNames: ["execute-1", "execute-2"] });
     const fixed = await nodePoolHandler.update(err.id, err.properties, await checked());
     // CycleCloud gives the replacement the first free name, the failed node's.
     expect(fixed.outs).toMatchObject({ nodeNames: ["execute-1", "execute-2"], readyCount: 2, requestSeq: 2 });
     expect(await mutations()).toEqual(["CreateNodes:OK", "RemoveNodes:OK", "CreateNodes:OK"]);
+    expect(await nodes()).toEqual(["execute-1:Ready", "execute-2:Ready"]);
   });
 
   it("shows a preempted node on read as a lower readyCount and count; update replaces exactly it", async () => {
