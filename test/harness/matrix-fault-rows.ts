@@ -73,11 +73,8 @@ const APIS = [...new Set(Object.values(CALLS).map((c) => c.api))];
  * Kinds whose state records the change that failed: the snapshot's change is a replacement (the old
  * snapshot is gone), and a CycleCloud pool records the size asked for with the nodes it has
  * (`nodeNames`), which its next plan compares. Every other kind keeps its round-1 value, so the
- * next run plans the change again. Not on OpenTofu yet: the adapter records a failed apply's
- * object with the planned configuration's values over the ones the kind returned
- * (provider/engines/terraform/provider-service.ts `partialState`, state.ts `stateOf`), so the state
- * shows the round-2 value; a refresh corrects what the platform reports, not a cma-ssh cluster's
- * version.
+ * next run plans the change again, on every engine (OpenTofu too: provider-service.ts
+ * `partialState` keeps the kind's value of an input that did not take effect).
  */
 const RECORDS_FAILED_CHANGE: ReadonlySet<Kind> = new Set(["vcluster:Snapshot", "cyclecloud:NodePool"]);
 
@@ -251,7 +248,7 @@ export function faultRows(engine: Engine, stack: () => Promise<MatrixStack>): vo
       expect(block).toContain(PERMANENT[kind].message);
       expectStateTrue(run, kind, false);
       const [field, roundOne, roundTwo] = ROUNDS[kind];
-      if (!RECORDS_FAILED_CHANGE.has(kind) && engine !== "tofu") expect(run.outputs[kind].map(field), "the state keeps the value before the failed change").toEqual([roundOne]);
+      if (!RECORDS_FAILED_CHANGE.has(kind)) expect(run.outputs[kind].map(field), "the state keeps the value before the failed change").toEqual([roundOne]);
       if (ERROR_AFTER_FAILURE.has(kind)) expect(run.outputs[kind].map((o) => o.status)).toEqual(["ERROR"]);
       expectNoFailureOf(converged.error, kind);
       expectStateTrue(converged, kind);

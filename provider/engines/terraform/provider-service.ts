@@ -162,16 +162,26 @@ export function providerService(stopper: Stopper): Partial<ServiceImpl<typeof Pr
   /**
    * An apply that failed after its object came to exist (a create whose wait timed out, an update
    * halfway): the error carries the object's id and properties, and tofu records them with the
-   * error (a failed create as tainted, replaced by the next apply), so nothing is orphaned.
+   * error (a failed create as tainted, replaced by the next apply), so nothing is orphaned. An input
+   * the kind reports with another value than the configuration's (normalized as at plan) did not
+   * take effect: the state keeps the kind's value, so the next plan plans that change again rather
+   * than recording it as done. An input the kind does not report keeps the configuration's value.
    */
   async function partialState(typeName: string, plannedState: { msgpack: Uint8Array; json: Uint8Array } | undefined, plannedPrivate: Uint8Array | undefined, err: unknown) {
     if (!(err instanceof PartialStateError) || err.id === "") throw err;
-    const { type } = await typeOrError(typeName);
+    const { type, kind, core } = await typeOrError(typeName);
     const planned = read(plannedState, type.objectType) as TfObject | null;
     const props = { ...err.properties };
     delete props.__provider;
+    let normalized: Props | undefined;
+    if (planned) {
+      const privateProps = decodePrivate(plannedPrivate);
+      const news = withIdentity(type, inputsOf(type, planned), privateProps);
+      const checked = (await core.check(kind, { holder: holderOf(type, privateProps, props), olds: {}, news })).inputs ?? news;
+      normalized = Object.fromEntries(Object.entries(checked).map(([field, value]) => [field, props[field] === undefined ? undefined : value]));
+    }
     return {
-      newState: dv(stateOf(type, err.id, props, planned ?? undefined), type.objectType),
+      newState: dv(stateOf(type, err.id, props, planned ?? undefined, normalized), type.objectType),
       private: encodePrivate(type, withHolder(props, decodePrivate(plannedPrivate))),
       diagnostics: [errorDiagnostic(err)],
     };
