@@ -116,19 +116,32 @@ function tailOf(file: string, lines = 15): string {
 
 async function startMariadb(dir: string, processes: SupervisedProcess[]): Promise<number> {
   const data = path.join(dir, "mariadb");
-  const port = await freePort();
   await run("/usr/bin/mariadb-install-db", ["--no-defaults", `--datadir=${data}`, "--user=root", "--auth-root-authentication-method=normal", "--skip-test-db"], { env: PY_ENV });
   const log = path.join(dir, "mariadb.log");
-  const p = new SupervisedProcess("mariadbd", "/usr/sbin/mariadbd", [
-    "--no-defaults", `--datadir=${data}`, `--socket=${path.join(dir, "mariadb.sock")}`, `--pid-file=${path.join(dir, "mariadb.pid")}`,
-    `--port=${port}`, "--bind-address=127.0.0.1", "--user=root", "--skip-grant-tables", "--skip-name-resolve",
-    // Senlin's engine and conductor keep many connections checked out (senlin-real-notes.md).
-    "--max-connections=2000", "--innodb-buffer-pool-size=64M", "--skip-log-bin", `--log-error=${log}`,
-  ], log);
-  processes.push(p);
-  await waitForPort(port, START_TIMEOUT_MS, () => p.alive);
-  await run("/usr/bin/mariadb", ["--no-defaults", "-h127.0.0.1", `-P${port}`, "-uroot", "-e", "CREATE DATABASE senlin CHARACTER SET utf8"], { env: PY_ENV });
-  return port;
+  // A port found free can be taken by another process before mariadbd binds it (ci27: "Bind on
+  // TCP/IP port ... Address already in use", while the other listener made the port look open):
+  // readiness is mariadbd's own "ready for connections" line, and a lost port is tried again.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const p = new SupervisedProcess("mariadbd", "/usr/sbin/mariadbd", [
+      "--no-defaults", `--datadir=${data}`, `--socket=${path.join(dir, "mariadb.sock")}`, `--pid-file=${path.join(dir, "mariadb.pid")}`,
+      `--port=${port}`, "--bind-address=127.0.0.1", "--user=root", "--skip-grant-tables", "--skip-name-resolve",
+      // Senlin's engine and conductor keep many connections checked out (senlin-real-notes.md).
+      "--max-connections=2000", "--innodb-buffer-pool-size=64M", "--skip-log-bin", `--log-error=${log}`,
+    ], log);
+    processes.push(p);
+    const started = Date.now();
+    const logText = () => (existsSync(log) ? readFileSync(log, "utf8") : "");
+    while (p.alive && !/ready for connections/.test(logText()) && Date.now() - started < START_TIMEOUT_MS) await new Promise((r) => setTimeout(r, 100));
+    if (p.alive && /ready for connections/.test(logText())) {
+      await run("/usr/bin/mariadb", ["--no-defaults", "-h127.0.0.1", `-P${port}`, "-uroot", "-e", "CREATE DATABASE senlin CHARACTER SET utf8"], { env: PY_ENV });
+      return port;
+    }
+    await p.stop();
+    processes.splice(processes.indexOf(p), 1);
+    if (attempt >= 3 || !/Address already in use/.test(logText())) throw new Error(`mariadbd did not become ready on 127.0.0.1:${port} (log: ${log})`);
+    writeFileSync(log, "");
+  }
 }
 
 async function startRabbit(dir: string, processes: SupervisedProcess[]): Promise<number> {
