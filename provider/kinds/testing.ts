@@ -3,7 +3,7 @@ import net from "node:net";
 import { expect } from "vitest";
 import type { TestPlane } from "../../emulator/testing";
 import type { ConfigReader } from "../core/config";
-import { SILENT } from "../core/contract";
+import { PartialStateError, SILENT } from "../core/contract";
 import type { Kind } from "../core/definition/kind";
 import type { EngineTraits } from "../core/engine";
 import { Holds, memoryHoldStore } from "../core/holds";
@@ -195,4 +195,14 @@ export function testLookup(kind: Kind, t: TestPlane, config: ConfigReader) {
       return (err as Error).message;
     },
   };
+}
+
+/** The PartialStateError `promise` rejects with (an operation that failed after its object came to exist); fails the test otherwise. */
+export async function partialOf(promise: Promise<unknown>): Promise<PartialStateError> {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(PartialStateError);
+  return err as PartialStateError;
 }

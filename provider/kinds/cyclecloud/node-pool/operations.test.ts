@@ -2,13 +2,12 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../../../../emulator/testing";
 import { createCycleCloudClient } from "../../../clients/cyclecloud/client";
 import type { ConfigReader } from "../../../core/config";
-import { PartialStateError } from "../../../core/contract";
 
 import { requestIdBase, requestIdOf } from "./pool";
 import { seedValues } from "../../fields";
 import { nodePoolKind } from "./schema";
 import { cyclecloudNodePool } from "./kind";
-import { testHandler } from "../../testing";
+import { partialOf, testHandler } from "../../testing";
 
 const nodePoolHandler = testHandler(cyclecloudNodePool);
 
@@ -51,15 +50,6 @@ async function mutations(): Promise<string[]> {
 async function nodes(): Promise<string[]> {
   const body = (await t.http("GET", "/_local/cyclecloud/nodes")).body as { nodes: { name: string; state: string }[] };
   return body.nodes.map((n) => `${n.name}:${n.state}`);
-}
-
-async function partialOf(promise: Promise<unknown>): Promise<PartialStateError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(PartialStateError);
-  return err as PartialStateError;
 }
 
 describe("cyclecloud:NodePool against the local control plane", () => {

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../../../../emulator/testing";
 import { createSenlinClient, type SenlinClient } from "../../../clients/senlin/client";
 import type { ConfigReader } from "../../../core/config";
-import { PartialStateError } from "../../../core/contract";
-import { lastSeq, testHandler, writesSince } from "../../testing";
+import { lastSeq, partialOf, testHandler, writesSince } from "../../testing";
 import { senlinCluster } from "./kind";
 
 const clusterHandler = testHandler(senlinCluster);
@@ -38,15 +37,6 @@ async function checked(owner: string, patch: Props): Promise<Props> {
 
 async function failOperation(operation: string, message: string): Promise<void> {
   expect((await t.http("POST", "/_local/faults", { api: "senlin", operation, action: "fail-operation", message })).status).toBe(200);
-}
-
-async function partialOf(promise: Promise<unknown>): Promise<PartialStateError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(PartialStateError);
-  return err as PartialStateError;
 }
 
 describe("senlin:Cluster whose action ends FAILED", () => {
