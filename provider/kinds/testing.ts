@@ -141,13 +141,18 @@ export async function importFailures(rt: Omit<RoundTrip, "id" | "created">, badS
   expect((err as Error).message.startsWith(prefix), (err as Error).message).toBe(true);
 }
 
-/** A configuration whose endpoint nothing listens on (a port just freed), retried for no time at all. */
-export async function unreachableConfig(config: ConfigReader): Promise<ConfigReader & { url: string }> {
+/** The URL of a local port nothing listens on (one just freed): every connection is refused. */
+export async function refusedUrl(): Promise<string> {
   const server = net.createServer().listen(0, "127.0.0.1");
   await once(server, "listening");
   const { port } = server.address() as net.AddressInfo;
   await new Promise((resolve) => server.close(resolve));
-  const url = `http://127.0.0.1:${port}`;
+  return `http://127.0.0.1:${port}`;
+}
+
+/** A configuration whose endpoint nothing listens on (a port just freed), retried for no time at all. */
+export async function unreachableConfig(config: ConfigReader): Promise<ConfigReader & { url: string }> {
+  const url = await refusedUrl();
   return { url, get: (key) => (key === "clusterform:endpoint" ? url : key === "clusterform:unreachableTimeout" ? "0s" : config.get(key)) };
 }
 

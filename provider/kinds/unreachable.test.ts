@@ -1,5 +1,3 @@
-import { once } from "node:events";
-import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ConfigReader } from "../core/config";
 import { cyclecloudNodePool } from "./cyclecloud/node-pool/kind";
@@ -7,7 +5,7 @@ import { pelotonClient } from "./peloton/common";
 import { pelotonResourcePool } from "./peloton/resource-pool/kind";
 import { pelotonStatelessJob } from "./peloton/stateless-job/kind";
 import { senlinCluster } from "./senlin/cluster/kind";
-import { testHandler } from "./testing";
+import { refusedUrl, testHandler } from "./testing";
 import { vclusterClient } from "./vcluster/common";
 import { vclusterVCluster } from "./vcluster/vcluster/kind";
 
@@ -17,16 +15,6 @@ import { vclusterVCluster } from "./vcluster/vcluster/kind";
 // cmassh/platform-access.test.ts) and the REST caller (CycleCloud, Senlin with Keystone first).
 
 type Props = Record<string, unknown>;
-
-/** A local port nothing listens on: every connection is refused. */
-async function refusedUrl(): Promise<string> {
-  const probe = net.createServer().listen(0, "127.0.0.1");
-  await once(probe, "listening");
-  const { port } = probe.address() as net.AddressInfo;
-  probe.close();
-  await once(probe, "close");
-  return `http://127.0.0.1:${port}`;
-}
 
 const identity = (resourceName: string): Props => ({ __provider: "p", owner: "0123456789abcdef", resourceName });
 /** The create's own timeout: only the unreachable limit can end it within the test's time (15 s). */

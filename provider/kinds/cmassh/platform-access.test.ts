@@ -9,7 +9,7 @@ import type { TestHandler as ResourceHandler } from "../testing";
 import { cmasshClient } from "./common";
 import { cmasshCluster } from "./cluster/kind";
 import { cmasshNodePool } from "./node-pool/kind";
-import { testHandler } from "../testing";
+import { refusedUrl, testHandler } from "../testing";
 
 const clusterHandler = testHandler(cmasshCluster);
 const nodePoolHandler = testHandler(cmasshNodePool);
@@ -132,16 +132,6 @@ describe("check and diff never touch the platform", () => {
     expect(server.connections()).toBeGreaterThan(0);
   });
 });
-
-/** A local port nothing listens on: every connection is refused. */
-async function refusedUrl(): Promise<string> {
-  const probe = net.createServer().listen(0, "127.0.0.1");
-  await once(probe, "listening");
-  const { port } = probe.address() as net.AddressInfo;
-  probe.close();
-  await once(probe, "close");
-  return `http://127.0.0.1:${port}`;
-}
 
 // The handlers are this module's: each describe configures them for its own endpoint, so the
 // describes run one after the other (vitest runs adjacent describe.concurrent blocks side by side,
