@@ -6,6 +6,7 @@ import * as path from "node:path";
 import { createInterface } from "node:readline";
 import { build } from "rolldown";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "./kubernetes/free-port";
 import { isRunning } from "./pid-file";
 import { createClusterBody, makeDataDir, removeDataDirs } from "./testing";
 
@@ -220,14 +221,6 @@ describe("clusterform-local save, load and reset", () => {
     fs.writeFileSync(file, content);
     return file;
   };
-  /** An address nothing listens on. */
-  const deadUrl = async () => {
-    const server = net.createServer();
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as net.AddressInfo;
-    await new Promise((resolve) => server.close(resolve));
-    return `http://127.0.0.1:${port}`;
-  };
 
   beforeAll(async () => {
     const seed = path.join(makeDataDir(), "world.yaml");
@@ -280,7 +273,7 @@ describe("clusterform-local save, load and reset", () => {
     ["load", (url) => ["load", existingFile("an older save"), "--url", url], /^clusterform-local: no plane answers at http:\/\/127\.0\.0\.1:\d+ \(connect ECONNREFUSED/],
     ["reset", (url) => ["reset", "--url", url], /^clusterform-local: no plane answers at http:\/\/127\.0\.0\.1:\d+ \(connect ECONNREFUSED/],
   ])("%s exits 1 when no plane answers, saying where it looked", async (_label, args, message) => {
-    const argv = args(await deadUrl());
+    const argv = args(`http://127.0.0.1:${await freePort()}`);
     const run = await command(argv);
     expect([run.code, run.stdout]).toEqual([1, ""]);
     expect(run.stderr).toMatch(message);

@@ -1,6 +1,5 @@
-import { once } from "node:events";
-import net from "node:net";
 import { expect } from "vitest";
+import { freePort } from "../../emulator/kubernetes/free-port";
 import type { TestPlane } from "../../emulator/testing";
 import type { ConfigReader } from "../core/config";
 import { PartialStateError, SILENT } from "../core/contract";
@@ -143,11 +142,7 @@ export async function importFailures(rt: Omit<RoundTrip, "id" | "created">, badS
 
 /** The URL of a local port nothing listens on (one just freed): every connection is refused. */
 export async function refusedUrl(): Promise<string> {
-  const server = net.createServer().listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return `http://127.0.0.1:${port}`;
+  return `http://127.0.0.1:${await freePort()}`;
 }
 
 /** A configuration whose endpoint nothing listens on (a port just freed), retried for no time at all. */
