@@ -2,7 +2,17 @@ import { describe, expect, it } from "vitest";
 import { membershipProgress } from "./app/senlin-progress";
 import type { SenlinAction, SenlinNode } from "./app/types";
 
-const action = (name: string, status = "RUNNING"): SenlinAction => ({ id: "a1", action: name, status, status_reason: "", inputs: {}, data: {}, created_at: null });
+/** An action in flight as the plane renders it: a start time once started, none while READY to start. */
+const action = (name: string, status = "RUNNING"): SenlinAction => ({
+  id: "a1",
+  action: name,
+  status,
+  status_reason: "",
+  inputs: {},
+  data: {},
+  created_at: null,
+  start_time: status === "READY" ? null : 1_700_000_000,
+});
 const members = (...statuses: string[]): SenlinNode[] =>
   statuses.map((status, i) => ({ id: `n${i}`, name: `node-${i}`, status, status_reason: "", profile_id: "p", cluster_id: "c", index: i + 1 }));
 

@@ -163,7 +163,7 @@ interface SenlinClusterView {
   profile_name: string;
   members: SenlinMember[];
   bindings: { policy_id: string; enabled: boolean }[];
-  actions_in_flight: { action: string; status: string }[];
+  actions_in_flight: { action: string; status: string; start_time: number | null }[];
 }
 interface PelotonJobView {
   name: string;

@@ -19,12 +19,11 @@ export interface MembershipProgress {
 }
 
 /**
- * Whether `action` has started and not ended. Senlin's cluster actions that work through node actions
- * go RUNNING, then WAITING for those node actions, then READY again until they store their result;
- * a READY action that has no start time is still waiting its turn.
+ * Whether an action in flight has started: the plane gives it a start time once it has (running,
+ * waiting for its node actions, or ready again after them), none while it waits its turn.
  */
-export function started(action: Pick<SenlinAction, "status" | "start_time">): boolean {
-  return action.status === "RUNNING" || action.status === "WAITING" || (action.status === "READY" && action.start_time != null);
+export function started(action: Pick<SenlinAction, "start_time">): boolean {
+  return action.start_time !== null;
 }
 
 /**

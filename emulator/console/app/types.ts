@@ -65,8 +65,8 @@ export interface SenlinAction {
   inputs: Record<string, unknown>;
   data: { update?: { plan?: string[][] } };
   created_at: string | null;
-  /** Seconds since the epoch once it started; null while it waits its turn. */
-  start_time?: number | null;
+  /** Seconds since the epoch once it started; null while it waits its turn (the plane's hasStarted). */
+  start_time: number | null;
 }
 
 export interface SenlinNode {
