@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as http from "node:http";
-import * as net from "node:net";
+import type * as net from "node:net";
 import * as path from "node:path";
 import { createInterface } from "node:readline";
 import { build } from "rolldown";
