@@ -1,10 +1,14 @@
-import { readFileSync, rmSync, statSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalPlane, startLocalPlane } from "../test/harness/local-plane";
 import { repoRoot, workDir } from "../test/harness/paths";
 import { applyArgs, openTofuDir, planArgs, type TofuDir } from "../test/harness/tofu";
+import { create, type DescMessage, type MessageInitShape, toBinary } from "@bufbuild/protobuf";
 import { createPluginCertificate } from "../provider/engines/terraform/certificate";
+import { providerService } from "../provider/engines/terraform/provider-service";
+import { Stopper } from "../provider/engines/terraform/stopper";
+import { GetMetadata_ResponseSchema, GetProviderSchema_ResponseSchema } from "../proto/gen/tfplugin6/tfplugin6_pb";
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from "../provider/engines/terraform/server";
 import { TARGETS, runsHere } from "../tools/release/node-binaries";
 import { buildExecutable, type StartMode } from "../tools/release/sea/executable";
@@ -62,6 +66,35 @@ function providerSpans(log: string): ProviderSpan[] {
   return spans;
 }
 
+/**
+ * The floor provider (support/provider-floor.cjs) as tofu runs it: an executable script for this
+ * Node, with the answers it cannot echo (GetMetadata, GetProviderSchema: this provider's own, so
+ * tofu checks the same configuration against the same schema) and a server certificate made ahead.
+ * @returns its folder (for dev_overrides) and the environment it needs.
+ */
+async function floorProvider(): Promise<{ dir: string; env: Record<string, string> }> {
+  const dir = path.join(workDir(), "bench", "provider-floor");
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, "terraform-provider-clusterform");
+  writeFileSync(file, `#!${process.execPath}\n${readFileSync(path.join(repoRoot(), "bench", "support", "provider-floor.cjs"), "utf8")}`);
+  chmodSync(file, 0o755);
+  const service = providerService(new Stopper());
+  const binary = async <D extends DescMessage>(schema: D, answer: unknown) => {
+    if (answer && typeof answer === "object" && "diagnostics" in answer) throw new Error(`the provider failed: ${JSON.stringify(answer)}`);
+    return Buffer.from(toBinary(schema, create(schema, answer as MessageInitShape<D>))).toString("base64");
+  };
+  const answers = path.join(dir, "answers.json");
+  writeFileSync(
+    answers,
+    JSON.stringify({
+      GetMetadata: await binary(GetMetadata_ResponseSchema, await service.getMetadata!({} as never, {} as never)),
+      GetProviderSchema: await binary(GetProviderSchema_ResponseSchema, await service.getProviderSchema!({} as never, {} as never)),
+    }),
+  );
+  const cert = createPluginCertificate();
+  return { dir, env: { CLUSTERFORM_FLOOR_ANSWERS: answers, CLUSTERFORM_FLOOR_KEY: cert.keyPem, CLUSTERFORM_FLOOR_CERT: cert.certPem } };
+}
+
 describe(`single executables: start-up of both engines (code cache against startup snapshot) and a no-change tofu plan of ${RESOURCES} resources against ${RESOURCES} terraform_data`, () => {
   const host = TARGETS.find(runsHere);
   const executables: Record<string, string> = {};
@@ -98,9 +131,21 @@ describe(`single executables: start-up of both engines (code cache against start
         args: [path.join(repoRoot(), "bench", "support", "handshake-floor.cjs")],
         env: { ...tofuEnv, CLUSTERFORM_FLOOR_KEY: floorCert.keyPem, CLUSTERFORM_FLOOR_CERT: floorCert.certPem },
       },
+      {
+        name: "tofu floor, making its own key and certificate (AutoMTLS)",
+        command: node,
+        args: [path.join(repoRoot(), "bench", "support", "handshake-floor.cjs")],
+        env: { ...tofuEnv, CLUSTERFORM_FLOOR_CERTIFICATE: path.join(installed, "dist", "provider", "engines", "terraform", "certificate.js") },
+      },
       { name: "tofu: npm package (node + bundle.cjs)", command: node, args: [path.join(installed, "dist", "provider", "engines", "terraform", "bundle.cjs")], env: tofuEnv },
       ...MODES.map((mode) => ({ name: `tofu: executable, ${mode}`, command: executables[`terraform-provider-clusterform:${mode}`], args: [], env: tofuEnv })),
       { name: "Pulumi floor: grpc-js server, no provider", command: node, args: [path.join(repoRoot(), "bench", "support", "port-floor.cjs")], env: { ...process.env } },
+      {
+        name: "Pulumi floor: node:http2 server without TLS (any Node gRPC server)",
+        command: node,
+        args: [path.join(repoRoot(), "bench", "support", "port-floor.cjs")],
+        env: { ...process.env, CLUSTERFORM_FLOOR_HTTP2: "1" },
+      },
       { name: "Pulumi: npm package (node + main.js)", command: node, args: [path.join(installed, "dist", "provider", "engines", "pulumi-native", "main.js"), "127.0.0.1:1"], env: process.env },
       ...MODES.map((mode) => ({ name: `Pulumi: executable, ${mode}`, command: executables[`pulumi-resource-clusterform:${mode}`], args: ["127.0.0.1:1"], env: process.env })),
     ];
@@ -145,6 +190,11 @@ describe(`single executables: start-up of both engines (code cache against start
     // terraform_data is built into tofu: its directory needs an init (no provider to install).
     await dirs["terraform_data"].ok(["init", "-input=false", "-no-color"]);
     for (const dir of Object.values(dirs)) await dir.ok([...applyArgs(), "-parallelism=16"]);
+    // The floor provider plans the snapshot executable's state (it creates nothing itself).
+    const floor = await floorProvider();
+    dirs["floor provider"] = openTofuDir("bench-pools-floor", { ...base, providerDir: floor.dir, source: path.join(repoRoot(), "bench", "programs", "tofu-pools") });
+    Object.assign(dirs["floor provider"].env, floor.env, { TF_VAR_pools: String(RESOURCES - 1), TF_VAR_cluster_name: "bench-snapshot" });
+    copyFileSync(path.join(dirs.snapshot.dir, "terraform.tfstate"), path.join(dirs["floor provider"].dir, "terraform.tfstate"));
     const plans: Record<string, number[]> = {};
     for (let i = 0; i <= PLANS; i++) {
       for (const [name, dir] of Object.entries(dirs)) {
@@ -163,35 +213,47 @@ describe(`single executables: start-up of both engines (code cache against start
       expect(plan.value.code).toBe(0);
       if (i > 0) noRefresh.push(plan.ms);
     }
-    const trace = path.join(workDir(), "bench", "release-plan-trace.log");
-    rmSync(trace, { force: true });
+    // One plan each of the snapshot executable and the floor provider with tofu's debug log: their provider processes.
+    const traced = async (dir: TofuDir, name: string, env: Record<string, string> = {}) => {
+      const trace = path.join(workDir(), "bench", `release-plan-trace-${name}.log`);
+      rmSync(trace, { force: true });
+      const plan = await timed(() => dir.run(planArgs({}, ["-detailed-exitcode"]), { env: { ...env, TF_LOG: "debug", TF_LOG_PATH: trace } }));
+      expect(plan.value.code).toBe(0);
+      const spans = providerSpans(readFileSync(trace, "utf8"));
+      expect(spans.length).toBeGreaterThan(0);
+      return { ms: plan.ms, spans };
+    };
     rmSync(log, { force: true });
-    const traced = await timed(() => snapshot.run(planArgs({}, ["-detailed-exitcode"]), { env: { CLUSTERFORM_TF_REQUEST_LOG: log, TF_LOG: "debug", TF_LOG_PATH: trace } }));
-    const spans = providerSpans(readFileSync(trace, "utf8"));
-    expect(spans.length).toBeGreaterThan(0);
+    const tracedSnapshot = await traced(snapshot, "snapshot", { CLUSTERFORM_TF_REQUEST_LOG: log });
+    const spans = tracedSnapshot.spans;
+    const tracedFloor = await traced(dirs["floor provider"], "floor");
     const lines = readFileSync(log, "utf8").trim().split("\n");
     const processes = new Set(lines.map((l) => l.split(" ")[0])).size;
     const calls: Record<string, number> = {};
     for (const line of lines) calls[line.split(" ")[1]] = (calls[line.split(" ")[1]] ?? 0) + 1;
-    const floor = median(plans.terraform_data);
+    const dataPlan = median(plans.terraform_data);
     const rows = [
-      ...Object.entries(plans).map(([name, values]) => ({ plan: name, "median s": round(median(values) / 1000, 3), "ratio to terraform_data": round(median(values) / floor) })),
-      { plan: "snapshot, -refresh=false", "median s": round(median(noRefresh) / 1000, 3), "ratio to terraform_data": round(median(noRefresh) / floor) },
+      ...Object.entries(plans).map(([name, values]) => ({ plan: name, "median s": round(median(values) / 1000, 3), "ratio to terraform_data": round(median(values) / dataPlan) })),
+      { plan: "snapshot, -refresh=false", "median s": round(median(noRefresh) / 1000, 3), "ratio to terraform_data": round(median(noRefresh) / dataPlan) },
     ];
     const callsOf = (pid: string) => {
       const counted = new Map<string, number>();
       for (const line of lines.filter((l) => l.startsWith(`${pid} `))) counted.set(line.split(" ")[1], (counted.get(line.split(" ")[1]) ?? 0) + 1);
       return [...counted].map(([call, n]) => `${call} ${n}`).join(", ");
     };
-    rows.push(
-      ...spans.map((span, i) => ({
-        plan: `  provider process ${i + 1} of the traced plan (${callsOf(span.pid)}): start to handshake, handshake to exit, ms`,
+    const spanRows = (who: string, list: ProviderSpan[], callsOfSpan: (span: ProviderSpan) => string) =>
+      list.map((span, i) => ({
+        plan: `  ${who}, provider process ${i + 1} of the traced plan${callsOfSpan(span)}: start to handshake, handshake to exit, ms`,
         "median s": `${span.toHandshakeMs} + ${span.servingMs}`,
         "ratio to terraform_data": "",
-      })) as never[],
-      { plan: "  the traced plan (TF_LOG=debug), s", "median s": round(traced.ms / 1000, 3), "ratio to terraform_data": "" } as never,
+      }));
+    rows.push(
+      ...(spanRows("snapshot", spans, (span) => ` (${callsOf(span.pid)})`) as never[]),
+      { plan: "  the traced plan of the snapshot (TF_LOG=debug), s", "median s": round(tracedSnapshot.ms / 1000, 3), "ratio to terraform_data": "" } as never,
+      ...(spanRows("floor provider", tracedFloor.spans, () => "") as never[]),
+      { plan: "  the traced plan of the floor provider (TF_LOG=debug), s", "median s": round(tracedFloor.ms / 1000, 3), "ratio to terraform_data": "" } as never,
     );
-    publish("release-plan", `No-change tofu plan of ${RESOURCES} resources (medians of ${PLANS})`, rows, { plans, noRefresh, processes, calls, spans, tracedMs: traced.ms });
+    publish("release-plan", `No-change tofu plan of ${RESOURCES} resources (medians of ${PLANS})`, rows, { plans, noRefresh, processes, calls, spans, tracedMs: tracedSnapshot.ms, floorSpans: tracedFloor.spans, floorTracedMs: tracedFloor.ms });
     expect(processes).toBeGreaterThan(0);
   });
 });
