@@ -210,7 +210,7 @@ cf_setup_pulumi() {
 # only into the test profile); the demo profile stays small: `bash scripts/demo.sh` on a fresh
 # machine builds only what it lists.
 CF_PROFILE_DEMO=(node deps pulumi)
-CF_PROFILE_TEST=(node deps pulumi go-clients languages python opentofu kubernetes openstack openstack-pypi chromium senlin-real kubernetes-plugin)
+CF_PROFILE_TEST=(node deps pulumi go-clients languages python opentofu kubernetes openstack openstack-pypi chromium senlin-real kubernetes-plugin qemu-arm64)
 CF_PROFILE_RELEASE=(node deps)
 
 # Prints the steps of a profile, one a line; fails on an unknown profile.
@@ -224,7 +224,7 @@ cf_profile_steps() {
 }
 
 # Steps: node, deps (npm install + build), pulumi, go-clients, languages, python, opentofu,
-# kubernetes, openstack, openstack-pypi, chromium, senlin-real, kubernetes-plugin. No argument means
+# kubernetes, openstack, openstack-pypi, chromium, senlin-real, kubernetes-plugin, qemu-arm64. No argument means
 # the steps of the profile CLUSTERFORM_SETUP_PROFILE
 # (default test: all of them, in that order).
 cf_setup() {
@@ -257,7 +257,8 @@ cf_setup() {
     chromium) . "$CF_ROOT/scripts/setup/chromium.sh" ;; # Debian's Chromium for the web console's browser tests
     senlin-real) . "$CF_ROOT/scripts/setup/senlin-real.sh" ;; # the real Senlin and its services, for the parity tests
     kubernetes-plugin) . "$CF_ROOT/scripts/setup/kubernetes-plugin.sh" ;; # pulumi-resource-kubernetes (after kubernetes)
-    *) cf_fail "unknown set-up step '$step'" "use node, deps, pulumi, go-clients, languages, python, opentofu, kubernetes, openstack, openstack-pypi, chromium, senlin-real or kubernetes-plugin" ;;
+    qemu-arm64) . "$CF_ROOT/scripts/setup/qemu-arm64.sh" ;; # user-mode QEMU for the release's linux_arm64 executables
+    *) cf_fail "unknown set-up step '$step'" "use node, deps, pulumi, go-clients, languages, python, opentofu, kubernetes, openstack, openstack-pypi, chromium, senlin-real, kubernetes-plugin or qemu-arm64" ;;
     esac
   done
   flock -u "$lock_fd"

@@ -18,7 +18,7 @@ describe("scripts/setup.sh profiles", () => {
   });
 
   it("sets up for the tests every tool, the Python language host, the browser and the real Senlin among them, the test profile being the default", () => {
-    const all = "node deps pulumi go-clients languages python opentofu kubernetes openstack openstack-pypi chromium senlin-real kubernetes-plugin";
+    const all = "node deps pulumi go-clients languages python opentofu kubernetes openstack openstack-pypi chromium senlin-real kubernetes-plugin qemu-arm64";
     expect(steps("test").stdout.trim()).toBe(all);
     expect(steps().stdout.trim()).toBe(all);
   });
