@@ -211,7 +211,7 @@ cf_setup_pulumi() {
 # machine builds only what it lists.
 CF_PROFILE_DEMO=(node deps pulumi)
 CF_PROFILE_TEST=(node deps pulumi go-clients languages python opentofu kubernetes openstack openstack-pypi chromium senlin-real kubernetes-plugin qemu-arm64)
-CF_PROFILE_RELEASE=(node deps)
+CF_PROFILE_RELEASE=(node deps qemu-arm64)
 
 # Prints the steps of a profile, one a line; fails on an unknown profile.
 cf_profile_steps() {

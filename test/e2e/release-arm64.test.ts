@@ -12,9 +12,9 @@ import { packageWorkspace } from "../harness/workspace";
 
 /**
  * The release's linux_arm64 executables, run. Built as `npm run release` builds them
- * (tools/release/sea/executable.ts; no arm64 Node runs here natively, so they carry the bundled
- * script without a startup snapshot), then run on this amd64 machine under user-mode QEMU with
- * Debian's arm64 runtime libraries (scripts/setup/qemu-arm64.sh; on an arm64 machine, as they are):
+ * (tools/release/sea/executable.ts: the startup snapshot made by the arm64 Node itself, under the
+ * same emulator), then run on this amd64 machine under user-mode QEMU with Debian's arm64 runtime
+ * libraries (scripts/setup/qemu-arm64.sh; on an arm64 machine, as they are):
  * OpenTofu applies examples/hcl/cmassh with the arm64 provider, plans nothing more and destroys;
  * Pulumi runs a YAML program on the arm64 plugin, scales a pool in place, previews nothing more
  * and destroys.
@@ -45,8 +45,10 @@ describe("the release's linux_arm64 executables run: OpenTofu and Pulumi YAML on
     const root = path.join(workDir(), "release-arm64");
     bin = path.join(root, "bin");
     mkdirSync(bin, { recursive: true });
+    // Where the arm64 Node runs (emulated here), the release's own start mode: a startup snapshot.
+    expect(startModeFor(target, RELEASE_START_MODE)).toBe(RELEASE_START_MODE);
     for (const program of seaPrograms()) {
-      const built = await buildExecutable({ root: repoRoot(), program, target, mode: startModeFor(target, RELEASE_START_MODE), work: path.join(root, program.name) });
+      const built = await buildExecutable({ root: repoRoot(), program, target, mode: RELEASE_START_MODE, work: path.join(root, program.name) });
       executables[program.name] = built;
       const script = path.join(bin, program.name);
       writeFileSync(script, `#!/bin/sh\nexec ${runner} ${built} "$@"\n`);

@@ -6,7 +6,8 @@ import * as path from "node:path";
 import * as tar from "tar";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ArchiveEntry, sha256Sums, writeTarGz, writeZip } from "../../tools/release/archive";
-import { TARGETS } from "../../tools/release/node-binaries";
+import { runnerFor, runsHere, TARGETS } from "../../tools/release/node-binaries";
+import { startModeFor } from "../../tools/release/sea/executable";
 import { KEY_ENV, ReleaseSigner } from "../../tools/release/signing";
 import { hash1, type ProviderZip, tfNames, writeMirrorTree, writeRegistryTree, writeTerraformRelease } from "../../tools/release/terraform";
 import { throwawaySigningKey } from "../harness/signing-key";
@@ -149,5 +150,33 @@ describe("release signing and the registry's static answers", () => {
     const archive = mirror.archives[`${target.os}_${target.arch}`];
     expect(new URL(archive.url, `https://mirror.example/${mirrorAt}`).pathname.slice(1)).toBe(tfNames.zip("0.2.0", target));
     expect(archive.hashes).toEqual(["h1:x", `zh:${zip.sha256}`]);
+  });
+});
+
+describe("which platforms' Node runs here, to make a startup snapshot", () => {
+  const saved = process.env.CLUSTERFORM_ARM64_RUNNER;
+  afterAll(() => {
+    if (saved === undefined) delete process.env.CLUSTERFORM_ARM64_RUNNER;
+    else process.env.CLUSTERFORM_ARM64_RUNNER = saved;
+  });
+  const target = (os: string, arch: string) => TARGETS.find((t) => t.os === os && t.arch === arch)!;
+  const host = TARGETS.find(runsHere);
+
+  it("runs this machine's platform as it is, linux_arm64 elsewhere through the emulator the set-up names, and no other platform", () => {
+    expect(host, "a release platform runs here").toBeDefined();
+    expect(runnerFor(host!)).toEqual([]);
+    expect(startModeFor(host!, "snapshot")).toBe("snapshot");
+    const arm64 = target("linux", "arm64");
+    if (runsHere(arm64)) return;
+    process.env.CLUSTERFORM_ARM64_RUNNER = " /usr/bin/qemu-aarch64-static  -L /usr/aarch64-linux-gnu ";
+    expect(runnerFor(arm64)).toEqual(["/usr/bin/qemu-aarch64-static", "-L", "/usr/aarch64-linux-gnu"]);
+    expect(startModeFor(arm64, "snapshot")).toBe("snapshot");
+    for (const other of [target("darwin", "amd64"), target("windows", "amd64")]) {
+      expect(runnerFor(other)).toBeUndefined();
+      expect(startModeFor(other, "snapshot")).toBe("none");
+    }
+    process.env.CLUSTERFORM_ARM64_RUNNER = "";
+    expect(runnerFor(arm64)).toBeUndefined();
+    expect(startModeFor(arm64, "snapshot")).toBe("none");
   });
 });

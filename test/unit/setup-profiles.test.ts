@@ -23,8 +23,8 @@ describe("scripts/setup.sh profiles", () => {
     expect(steps().stdout.trim()).toBe(all);
   });
 
-  it("sets up for a release only Node and the package (the release fetches its Node binaries and Python build tools itself)", () => {
-    expect(steps("release").stdout.trim()).toBe("node deps");
+  it("sets up for a release only Node, the package and the arm64 emulator that makes the linux_arm64 startup snapshots (the release fetches its Node binaries and Python build tools itself)", () => {
+    expect(steps("release").stdout.trim()).toBe("node deps qemu-arm64");
   });
 
   it("refuses an unknown profile, naming the known ones", () => {

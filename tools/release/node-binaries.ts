@@ -85,6 +85,19 @@ export function runsHere(target: Pick<Target, "os" | "arch">): boolean {
   return target.os === os && target.arch === arch;
 }
 
+/**
+ * How a target's Node runs on this machine, as a command prefix: `[]` for this machine's own
+ * platform; for linux_arm64 on another Linux machine, the emulator command in
+ * CLUSTERFORM_ARM64_RUNNER (scripts/setup/qemu-arm64.sh sets it: user-mode QEMU and the folder of
+ * the arm64 libraries); otherwise undefined, the target's Node cannot run here.
+ */
+export function runnerFor(target: Pick<Target, "os" | "arch">): string[] | undefined {
+  if (runsHere(target)) return [];
+  const runner = process.env.CLUSTERFORM_ARM64_RUNNER?.trim();
+  if (runner && target.os === "linux" && target.arch === "arm64" && process.platform === "linux") return runner.split(/\s+/);
+  return undefined;
+}
+
 /** Where downloaded Node binaries are kept: the project's cache, shared by every checkout. */
 export function nodeCacheDir(): string {
   return path.join(process.env.CLUSTERFORM_CACHE ?? path.join(homedir(), ".cache", "clusterform"), "node-dist");

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { inject } from "postject";
 import { removeMachOSignature } from "../macho.ts";
-import { exeSuffix, HOST_NODES, nodeBinary, runsHere, TARGETS, type Target } from "../node-binaries.ts";
+import { exeSuffix, HOST_NODES, nodeBinary, runnerFor, runsHere, TARGETS, type Target } from "../node-binaries.ts";
 import type { SeaProgram } from "./programs.ts";
 import { type DeferredShapes, seaScript } from "./script.ts";
 
@@ -40,9 +40,9 @@ const MAKER_FLAGS: Record<StartMode, string[]> = {
   none: [],
 };
 
-/** The start mode a target gets: `wanted` where its Node runs here, else none. */
+/** The start mode a target gets: `wanted` where its Node runs here (natively or emulated, {@link runnerFor}), else none. */
 export function startModeFor(target: Target, wanted: StartMode): StartMode {
-  return runsHere(target) ? wanted : "none";
+  return runnerFor(target) ? wanted : "none";
 }
 
 /**
@@ -62,7 +62,10 @@ export async function buildExecutable(options: {
   const base = nodeBinary(target);
   // The Node that writes the blob: the target's own where it runs here (a snapshot or code cache is
   // made by the very binary that will load it), else a Linux Node of the same version.
-  const maker = runsHere(target) ? base : nodeBinary(hostNodeFor(target));
+  // A snapshot or code cache is made by the target's own Node, under an emulator where that is how it runs here.
+  const runner = runnerFor(target);
+  const maker = runner ? [...runner, base] : [nodeBinary(hostNodeFor(target))];
+  if (mode !== "none" && !runner) throw new Error(`a ${mode} for ${target.os}/${target.arch} needs that platform's Node to run here (startModeFor)`);
   const script = await seaScript(root, program, mode === "snapshot" ? deferredShapes(maker) : {});
   writeFileSync(path.join(work, "main.cjs"), script);
   // Assets by a path relative to where the blob is made (their contents go into the blob).
@@ -106,8 +109,9 @@ function hostNodeFor(target: Target): Target {
  * holds the main script's path, so two builds of the same script must make it at the same path
  * (one at a time: a lock folder beside it).
  */
-function makeBlob(maker: string, flags: string[], script: string, config: object, assets: Record<string, Buffer>, what: string): Buffer {
-  const hash = createHash("sha256").update(readFileSync(maker)).update(flags.join(" ")).update(script).update(JSON.stringify(config));
+function makeBlob(maker: string[], flags: string[], script: string, config: object, assets: Record<string, Buffer>, what: string): Buffer {
+  const node = maker[maker.length - 1];
+  const hash = createHash("sha256").update(readFileSync(node)).update(flags.join(" ")).update(script).update(JSON.stringify(config));
   for (const [key, data] of Object.entries(assets)) hash.update(key).update(data);
   const key = hash.digest("hex").slice(0, 16);
   const dir = path.join(tmpdir(), `clusterform-sea-${key}`);
@@ -130,7 +134,7 @@ function makeBlob(maker: string, flags: string[], script: string, config: object
     for (const [key, data] of Object.entries(assets)) writeFileSync(path.join(dir, "assets", key), data);
     // A clean environment: a snapshot keeps whatever a module read from it while loading. Node's
     // output (warnings about built-ins in a snapshot) is shown only when it fails.
-    const made = spawnSync(maker, [...flags, "--experimental-sea-config", "sea-config.json"], {
+    const made = spawnSync(maker[0], [...maker.slice(1), ...flags, "--experimental-sea-config", "sea-config.json"], {
       cwd: dir,
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: dir },
       encoding: "utf8",
@@ -143,8 +147,8 @@ function makeBlob(maker: string, flags: string[], script: string, config: object
   }
 }
 
-/** The property names and data of the built-ins a snapshot cannot hold, as the given Node has them. */
-function deferredShapes(node: string): DeferredShapes {
+/** The property names and data of the built-ins a snapshot cannot hold, as the given Node (a command: emulator and binary) has them. */
+function deferredShapes(node: string[]): DeferredShapes {
   const probe = `
     const out = {};
     for (const name of ${JSON.stringify(DEFERRED_BUILTINS)}) {
@@ -159,5 +163,5 @@ function deferredShapes(node: string): DeferredShapes {
       out[name] = { keys: Object.getOwnPropertyNames(mod), data };
     }
     process.stdout.write(JSON.stringify(out));`;
-  return JSON.parse(execFileSync(node, ["-e", probe], { encoding: "utf8" })) as DeferredShapes;
+  return JSON.parse(execFileSync(node[0], [...node.slice(1), "-e", probe], { encoding: "utf8" })) as DeferredShapes;
 }
