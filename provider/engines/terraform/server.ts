@@ -1,10 +1,10 @@
 import { appendFileSync } from "node:fs";
 import * as http2 from "node:http2";
 import type { AddressInfo } from "node:net";
-import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { GRPCController } from "../../../proto/gen/goplugin/grpc_controller_pb";
 import { Provider } from "../../../proto/gen/tfplugin6/tfplugin6_pb";
 import { createPluginCertificate } from "./certificate";
+import { unaryGrpcHandler } from "./grpc";
 import { providerService } from "./provider-service";
 import { Stopper } from "./stopper";
 
@@ -25,7 +25,8 @@ export interface PluginProcess {
 
 /**
  * Serves the provider the way go-plugin expects: TLS with a fresh certificate announced in the
- * handshake line and the client's certificate required (AutoMTLS), unless tofu disabled TLS.
+ * handshake line and the client's certificate required (AutoMTLS), unless tofu disabled TLS; the
+ * calls are unary gRPC, dispatched on node:http2's streams by grpc.ts.
  * @returns the server, listening on 127.0.0.1 (tofu accepts any port).
  */
 export async function servePlugin(proc: PluginProcess): Promise<http2.Http2Server> {
@@ -40,26 +41,25 @@ export async function servePlugin(proc: PluginProcess): Promise<http2.Http2Serve
     throw new Error(`this provider speaks plugin protocol 6; the client offers ${versions.join(", ")} (use OpenTofu >= 1.0 or Terraform >= 1.0)`);
   }
   const stopper = new Stopper();
-  const handler = connectNodeAdapter({
-    grpc: true,
-    connect: false,
-    grpcWeb: false,
-    routes(router) {
-      router.service(Provider, withRequestLog(providerService(stopper), env.CLUSTERFORM_TF_REQUEST_LOG));
-      router.service(GRPCController, {
+  const onStream = unaryGrpcHandler([
+    { service: Provider, impl: withRequestLog(providerService(stopper), env.CLUSTERFORM_TF_REQUEST_LOG) },
+    {
+      service: GRPCController,
+      impl: {
         shutdown() {
           // Answer first, then exit: tofu waits for the reply.
           setTimeout(() => proc.exit(0), 5);
           return {};
         },
-      });
+      },
     },
-  });
+  ]);
   const clientCert = env.PLUGIN_CLIENT_CERT;
   const tls = env.TF_DISABLE_PLUGIN_TLS !== "1" && clientCert ? createPluginCertificate() : undefined;
   const server = tls
-    ? http2.createSecureServer({ key: tls.keyPem, cert: tls.certPem, ca: [clientCert!], requestCert: true, rejectUnauthorized: true }, handler)
-    : http2.createServer(handler);
+    ? http2.createSecureServer({ key: tls.keyPem, cert: tls.certPem, ca: [clientCert!], requestCert: true, rejectUnauthorized: true })
+    : http2.createServer();
+  server.on("stream", onStream);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => resolve());
