@@ -43,6 +43,8 @@ describe("the OpenTofu provider's unary gRPC server", () => {
             importResourceState: () => {
               throw Object.assign(new Error("an HTTP answer"), { code: 404 });
             },
+            // An answer that is not the method's message: a field of the wrong type.
+            moveResourceState: () => ({ targetState: "not a DynamicValue" }),
           },
         },
         {
@@ -100,6 +102,12 @@ describe("the OpenTofu provider's unary gRPC server", () => {
     expect([(refused as ConnectError).code, (refused as ConnectError).rawMessage]).toEqual([Code.FailedPrecondition, "not now"]);
     const http = await provider().importResourceState({}).catch((e: unknown) => ConnectError.from(e));
     expect([(http as ConnectError).code, (http as ConnectError).rawMessage]).toEqual([Code.Unknown, "an HTTP answer"]);
+  });
+
+  it("fails a call whose answer is not the method's message, and goes on serving", async () => {
+    const bad = await provider().moveResourceState({}, { timeoutMs: 5000 }).catch((e: unknown) => ConnectError.from(e));
+    expect((bad as ConnectError).code).toBe(Code.Unknown);
+    expect((await provider().getMetadata({})).resources).toHaveLength(2);
   });
 
   /** One call by hand: the raw body sent, the status of the answer. */

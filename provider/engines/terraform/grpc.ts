@@ -65,13 +65,18 @@ export function unaryGrpcHandler(services: readonly { service: DescService; impl
       }
       Promise.resolve()
         .then(() => route.impl(request as never, {} as never))
+        // An answer that does not fit the method's message fails the call (UNKNOWN), as a throw does.
+        .then((answer) => toBinary(route.output, isMessage(answer, route.output) ? answer : create(route.output, answer as never)))
         .then(
-          (answer) => respond(stream, toBinary(route.output, isMessage(answer, route.output) ? answer : create(route.output, answer as never))),
+          (message) => respond(stream, message),
           (err: unknown) => {
             const { code, message } = statusOf(err);
             fail(stream, code, message);
           },
-        );
+        )
+        .catch(() => {
+          // The stream went away while the answer was written: nothing is left to tell the client.
+        });
     });
   };
 }
