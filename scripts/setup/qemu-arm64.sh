@@ -1,7 +1,7 @@
-# Sourced by scripts/setup.sh (test profile): user-mode QEMU for arm64 and Debian's arm64 C and C++
+# Sourced by scripts/setup.sh (test and release profiles): user-mode QEMU for arm64 and Debian's arm64 C and C++
 # runtime libraries (the cross toolchains' architecture-independent packages, so no arm64 package
-# architecture is added to apt), with which test/e2e/release-arm64.test.ts runs the release's
-# linux_arm64 executables on an amd64 machine. Skips in well under a second when installed; on an
+# architecture is added to apt), with which the release's arm64 Node makes the linux_arm64
+# executables' startup snapshots and test/e2e/release-arm64.test.ts runs them on an amd64 machine. Skips in well under a second when installed; on an
 # arm64 machine it installs nothing (the executables run as they are).
 
 # shellcheck source=scripts/setup/apt-packages.sh
