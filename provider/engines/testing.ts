@@ -7,7 +7,7 @@ import type { PlannedOperation } from "../core/plan/operation";
 import type { ReplaceOrder } from "../core/replacement";
 import type { KindType } from "../kinds";
 import { kindOf } from "../kinds";
-import { testHandler } from "../kinds/testing";
+import { PLANE_CREDENTIALS, planeConfig, testHandler } from "../kinds/testing";
 import { vclusterClient } from "../kinds/vcluster/common";
 
 /*
@@ -256,15 +256,6 @@ export function pulumiNamed(props: Props): Props {
   return Object.fromEntries(Object.entries(props).map(([k, v]) => [PULUMI_NAMES[k] ?? k, v]));
 }
 
-/** The credentials the local control plane accepts, as provider configuration keys. */
-export const PLANE_CREDENTIALS: Readonly<Record<string, string>> = {
-  "clusterform:cyclecloudUsername": "admin",
-  "clusterform:cyclecloudPassword": "admin",
-  "clusterform:senlinUsername": "admin",
-  "clusterform:senlinPassword": "admin",
-  "clusterform:senlinProjectName": "admin",
-};
-
 /** A local control plane shared by one test file, with the provider configuration that reaches it. */
 export interface AdapterPlane {
   t: TestPlane;
@@ -312,7 +303,7 @@ export async function planeWithConfig(opts: { timeScale: number; clock?: FakeClo
   const settings = Object.fromEntries(Object.entries(all).map(([k, v]) => [k.slice("clusterform:".length), v]));
   return {
     t,
-    config: { get: (key) => all[key] },
+    config: planeConfig(t.plane.url),
     settings,
     close: async () => {
       await t.close();

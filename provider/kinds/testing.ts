@@ -1,6 +1,7 @@
 import { expect } from "vitest";
 import { freePort } from "../../emulator/kubernetes/free-port";
 import type { TestPlane } from "../../emulator/testing";
+import { createSenlinClient, type SenlinClient } from "../clients/senlin/client";
 import type { ConfigReader } from "../core/config";
 import { PartialStateError, SILENT } from "../core/contract";
 import type { Kind } from "../core/definition/kind";
@@ -138,6 +139,26 @@ export async function importFailures(rt: Omit<RoundTrip, "id" | "created">, badS
   expect(err).toBeInstanceOf(Error);
   const prefix = `importing ${kind} ${JSON.stringify(missing)} (${await rt.importer.platform()} endpoint ${unreachable.url} unreachable): `;
   expect((err as Error).message.startsWith(prefix), (err as Error).message).toBe(true);
+}
+
+/** The credentials the local control plane accepts, as provider configuration keys. */
+export const PLANE_CREDENTIALS: Readonly<Record<string, string>> = {
+  "clusterform:cyclecloudUsername": "admin",
+  "clusterform:cyclecloudPassword": "admin",
+  "clusterform:senlinUsername": "admin",
+  "clusterform:senlinPassword": "admin",
+  "clusterform:senlinProjectName": "admin",
+};
+
+/** The provider configuration that reaches the plane at `url` with its credentials, and `extra` keys. */
+export function planeConfig(url: string, extra: Readonly<Record<string, string>> = {}): ConfigReader {
+  const all: Record<string, string> = { ...PLANE_CREDENTIALS, ...extra, "clusterform:endpoint": url };
+  return { get: (key) => all[key] };
+}
+
+/** A Senlin client of the plane's admin user (the Keystone the plane serves), for a test's fixtures and checks. */
+export function planeSenlin(t: TestPlane): SenlinClient {
+  return createSenlinClient({ credentials: { authUrl: `${t.plane.url}/v3`, username: "admin", password: "admin", projectName: "admin" } });
 }
 
 /** The URL of a local port nothing listens on (one just freed): every connection is refused. */

@@ -5,7 +5,7 @@ import { pelotonClient } from "./peloton/common";
 import { pelotonResourcePool } from "./peloton/resource-pool/kind";
 import { pelotonStatelessJob } from "./peloton/stateless-job/kind";
 import { senlinCluster } from "./senlin/cluster/kind";
-import { refusedUrl, testHandler } from "./testing";
+import { planeConfig, refusedUrl, testHandler } from "./testing";
 import { vclusterClient } from "./vcluster/common";
 import { vclusterVCluster } from "./vcluster/vcluster/kind";
 
@@ -22,14 +22,6 @@ const LONG = { timeouts: { create: "30m" } };
 
 let url: string;
 let config: ConfigReader;
-const settings: Record<string, string> = {
-  "clusterform:unreachableTimeout": "1s",
-  "clusterform:senlinUsername": "admin",
-  "clusterform:senlinPassword": "admin",
-  "clusterform:senlinProjectName": "admin",
-  "clusterform:cyclecloudUsername": "admin",
-  "clusterform:cyclecloudPassword": "admin",
-};
 
 /**
  * Each case: the kind, its handler, the inputs of its create, and the start of the failure: the
@@ -78,7 +70,7 @@ describe("a create against an unreachable endpoint fails after clusterform:unrea
     vi.stubEnv("CLUSTERFORM_SENLIN_ENDPOINT", "");
     vi.stubEnv("CLUSTERFORM_CYCLECLOUD_ENDPOINT", "");
     url = await refusedUrl();
-    config = { get: (key) => (key === "clusterform:endpoint" ? url : settings[key]) };
+    config = planeConfig(url, { "clusterform:unreachableTimeout": "1s" });
     for (const [, handler] of cases) await handler.configure(config);
   });
   afterAll(async () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../../../emulator/testing";
-import { createSenlinClient, type SenlinClient } from "../../clients/senlin/client";
+import type { SenlinClient } from "../../clients/senlin/client";
 import type { ConfigReader } from "../../core/config";
-import { importFailures, importRoundTrip, lastSeq, testHandler, testImporter, writesSince } from "../testing";
+import { importFailures, importRoundTrip, lastSeq, planeConfig, planeSenlin, testHandler, testImporter, writesSince } from "../testing";
 import { senlinCluster } from "./cluster/kind";
 import { senlinPolicy } from "./policy/kind";
 import { senlinProfile } from "./profile/kind";
@@ -19,16 +19,15 @@ const profileImport = testImporter(senlinProfile);
 
 const PROFILE_SPEC = { type: "os.nova.server", version: "1.0", properties: { flavor: "m1.small", image: "cirros" } };
 const POLICY_SPEC = { type: "senlin.policy.deletion", version: "1.0", properties: { criteria: "OLDEST_FIRST" } };
-const settings: Record<string, string> = { "clusterform:senlinUsername": "admin", "clusterform:senlinPassword": "admin", "clusterform:senlinProjectName": "admin" };
 
 let t: TestPlane;
 let config: ConfigReader;
 let senlin: SenlinClient;
 beforeAll(async () => {
   t = await startTestPlane({ timeScale: 0 });
-  config = { get: (key) => (key === "clusterform:endpoint" ? t.plane.url : settings[key]) };
+  config = planeConfig(t.plane.url);
   for (const h of [profileHandler, policyHandler, clusterHandler]) await h.configure(config);
-  senlin = createSenlinClient({ credentials: { authUrl: `${t.plane.url}/v3`, username: "admin", password: "admin", projectName: "admin" } });
+  senlin = planeSenlin(t);
 });
 afterAll(async () => {
   await t.close();

@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../../../emulator/testing";
-import { createSenlinClient } from "../../clients/senlin/client";
 import type { ConfigReader } from "../../core/config";
-import { testHandler, testLookup } from "../testing";
+import { planeConfig, planeSenlin, testHandler, testLookup } from "../testing";
 import { senlinCluster } from "./cluster/kind";
 import { senlinPolicy } from "./policy/kind";
 import { senlinProfile } from "./profile/kind";
 
 const SPEC = { type: "os.nova.server", version: "1.0", properties: { flavor: "m1.small" } };
 const POLICY = { type: "senlin.policy.deletion", version: "1.0", properties: { criteria: "OLDEST_FIRST" } };
-const settings: Record<string, string> = { "clusterform:senlinUsername": "admin", "clusterform:senlinPassword": "admin", "clusterform:senlinProjectName": "admin" };
 const MISSING = "00000000-0000-4000-8000-000000000000";
 type Items = Record<string, unknown>[];
 
@@ -20,8 +18,8 @@ let policyId: string;
 let clusterId: string;
 beforeAll(async () => {
   t = await startTestPlane({ timeScale: 0 });
-  config = { get: (key) => (key === "clusterform:endpoint" ? t.plane.url : settings[key]) };
-  const senlin = createSenlinClient({ credentials: { authUrl: `${t.plane.url}/v3`, username: "admin", password: "admin", projectName: "admin" } });
+  config = planeConfig(t.plane.url);
+  const senlin = planeSenlin(t);
   profileId = (await senlin.createProfile("small", SPEC)).id;
   policyId = (await senlin.createPolicy("deletion", POLICY)).id;
   const clusters = testHandler(senlinCluster);

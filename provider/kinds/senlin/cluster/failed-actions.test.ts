@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../../../../emulator/testing";
-import { createSenlinClient, type SenlinClient } from "../../../clients/senlin/client";
+import type { SenlinClient } from "../../../clients/senlin/client";
 import type { ConfigReader } from "../../../core/config";
-import { lastSeq, partialOf, testHandler, writesSince } from "../../testing";
+import { lastSeq, partialOf, planeConfig, planeSenlin, testHandler, writesSince } from "../../testing";
 import { senlinCluster } from "./kind";
 
 const clusterHandler = testHandler(senlinCluster);
@@ -12,16 +12,15 @@ const clusterHandler = testHandler(senlinCluster);
 // cluster nor forgets the resize.
 
 type Props = Record<string, unknown>;
-const settings: Record<string, string> = { "clusterform:senlinUsername": "admin", "clusterform:senlinPassword": "admin", "clusterform:senlinProjectName": "admin" };
 
 let t: TestPlane;
 let config: ConfigReader;
 let senlin: SenlinClient;
 beforeAll(async () => {
   t = await startTestPlane({ timeScale: 0 });
-  config = { get: (key) => (key === "clusterform:endpoint" ? t.plane.url : settings[key]) };
+  config = planeConfig(t.plane.url);
   await clusterHandler.configure(config);
-  senlin = createSenlinClient({ credentials: { authUrl: `${t.plane.url}/v3`, username: "admin", password: "admin", projectName: "admin" } });
+  senlin = planeSenlin(t);
   await senlin.createProfile("small", { type: "os.nova.server", version: "1.0", properties: { flavor: "m1.small" } });
 });
 afterAll(async () => {

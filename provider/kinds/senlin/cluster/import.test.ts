@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../../../../emulator/testing";
-import { createSenlinClient } from "../../../clients/senlin/client";
 import type { ConfigReader } from "../../../core/config";
-import { importFailures, importRoundTrip, testHandler, testImporter } from "../../testing";
+import { importFailures, importRoundTrip, planeConfig, planeSenlin, testHandler, testImporter } from "../../testing";
 import { senlinCluster } from "./kind";
 
 const clusterHandler = testHandler(senlinCluster);
@@ -10,15 +9,14 @@ const clusterImport = testImporter(senlinCluster);
 
 const SPEC = { type: "os.nova.server", version: "1.0", properties: { flavor: "m1.small" } };
 const POLICY = { type: "senlin.policy.deletion", version: "1.0", properties: { criteria: "OLDEST_FIRST" } };
-const settings: Record<string, string> = { "clusterform:senlinUsername": "admin", "clusterform:senlinPassword": "admin", "clusterform:senlinProjectName": "admin" };
 
 let t: TestPlane;
 let config: ConfigReader;
 beforeAll(async () => {
   t = await startTestPlane({ timeScale: 0 });
-  config = { get: (key) => (key === "clusterform:endpoint" ? t.plane.url : settings[key]) };
+  config = planeConfig(t.plane.url);
   await clusterHandler.configure(config);
-  const senlin = createSenlinClient({ credentials: { authUrl: `${t.plane.url}/v3`, username: "admin", password: "admin", projectName: "admin" } });
+  const senlin = planeSenlin(t);
   await senlin.createProfile("small", SPEC);
   await senlin.createPolicy("deletion", POLICY);
 });

@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../../../../emulator/clock";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../../../../emulator/testing";
-import { createSenlinClient, type SenlinClient } from "../../../clients/senlin/client";
+import type { SenlinClient } from "../../../clients/senlin/client";
 import type { ConfigReader } from "../../../core/config";
-import { lastSeq, testHandler, writesSince } from "../../testing";
+import { lastSeq, planeConfig, planeSenlin, testHandler, writesSince } from "../../testing";
 import { senlinCluster } from "./kind";
 
 // senlin:Cluster against the local control plane, through the core as the engines call it.
 
 const clusterHandler = testHandler(senlinCluster);
-const SETTINGS: Record<string, string> = { "clusterform:senlinUsername": "admin", "clusterform:senlinPassword": "admin", "clusterform:senlinProjectName": "admin" };
 const identity = { __provider: "p", owner: "0123456789abcdef", resourceName: "web" };
 
 interface ClusterView {
@@ -23,9 +22,9 @@ interface ClusterView {
 /** A plane holding the profile `small` and the policies `deletion` and `affinity`, the handler configured for it. */
 async function seededPlane(opts: Parameters<typeof startTestPlane>[0]): Promise<{ t: TestPlane; senlin: SenlinClient }> {
   const t = await startTestPlane(opts);
-  const config: ConfigReader = { get: (key) => (key === "clusterform:endpoint" ? t.plane.url : SETTINGS[key]) };
+  const config: ConfigReader = planeConfig(t.plane.url);
   await clusterHandler.configure(config);
-  const senlin = createSenlinClient({ credentials: { authUrl: `${t.plane.url}/v3`, username: "admin", password: "admin", projectName: "admin" } });
+  const senlin = planeSenlin(t);
   await senlin.createProfile("small", { type: "os.nova.server", version: "1.0", properties: { flavor: "m1.small" } });
   for (const [name, type] of [
     ["deletion", "senlin.policy.deletion"],

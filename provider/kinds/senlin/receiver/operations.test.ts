@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { removeDataDirs, startTestPlane, type TestPlane } from "../../../../emulator/testing";
-import { createSenlinClient, type SenlinClient } from "../../../clients/senlin/client";
+import type { SenlinClient } from "../../../clients/senlin/client";
 import type { ConfigReader } from "../../../core/config";
-import { callsSince, importFailures, importRoundTrip, lastSeq, testHandler, testImporter, testLookup, writesSince } from "../../testing";
+import { callsSince, importFailures, importRoundTrip, lastSeq, planeConfig, planeSenlin, testHandler, testImporter, testLookup, writesSince } from "../../testing";
 import { senlinReceiver } from "./kind";
 
 // senlin:Receiver against the local Senlin: create, updates in place, replacement, delete, import,
@@ -14,7 +14,6 @@ const receiverImport = testImporter(senlinReceiver);
 type Props = Record<string, unknown>;
 
 const PROFILE_SPEC = { type: "os.nova.server", version: "1.0", properties: { flavor: "m1.small", image: "cirros" } };
-const settings: Record<string, string> = { "clusterform:senlinUsername": "admin", "clusterform:senlinPassword": "admin", "clusterform:senlinProjectName": "admin" };
 const URL_SHAPE = /^http:\/\/127\.0\.0\.1:\d+\/v1\/webhooks\/[0-9a-f-]{36}\/trigger\?V=2/;
 
 let t: TestPlane;
@@ -34,9 +33,9 @@ async function makeCluster(name: string): Promise<string> {
 
 beforeAll(async () => {
   t = await startTestPlane({ timeScale: 0 });
-  config = { get: (key) => (key === "clusterform:endpoint" ? t.plane.url : settings[key]) };
+  config = planeConfig(t.plane.url);
   await receiverHandler.configure(config);
-  senlin = createSenlinClient({ credentials: { authUrl: `${t.plane.url}/v3`, username: "admin", password: "admin", projectName: "admin" } });
+  senlin = planeSenlin(t);
   clusterA = await makeCluster("web-a");
   clusterB = await makeCluster("web-b");
 });
